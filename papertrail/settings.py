@@ -1,0 +1,125 @@
+"""One ``Settings`` object for the pipeline, read once at the edge.
+
+``Settings.from_env`` turns environment variables into typed fields; a
+malformed value raises ``PaperTrailError`` naming the variable. Everything else
+receives a ``Settings`` and never reads the environment itself. Chat-platform
+tokens are not here: ``bot/config.py`` holds them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from papertrail.errors import PaperTrailError
+
+REFUSAL = "The documents provided do not contain the answer to this question."
+
+
+def _f(default, env: str, help: str):
+    return field(default=default, metadata={"env": env, "help": help})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every knob of the pipeline, with the environment variable that sets it."""
+
+    data_dir: Path = _f(
+        Path("data"), "PAPERTRAIL_DATA_DIR", "Where the local index and uploaded PDFs live."
+    )
+    chroma_host: str = _f(
+        "", "CHROMA_HOST", "Chroma server host; empty = embedded PersistentClient in data_dir."
+    )
+    chroma_port: int = _f(8000, "CHROMA_PORT", "Chroma server port (with CHROMA_HOST).")
+    embedding_model: str = _f(
+        "",
+        "PAPERTRAIL_EMBEDDING_MODEL",
+        "Local path or model id for sentence-transformers; empty = bundled all-MiniLM-L6-v2.",
+    )
+    max_pdf_mb: float = _f(50.0, "PAPERTRAIL_MAX_PDF_MB", "Largest PDF accepted, in megabytes.")
+    max_pages: int = _f(1000, "PAPERTRAIL_MAX_PAGES", "Most pages accepted in one PDF.")
+    max_index_seconds: float = _f(
+        600.0, "PAPERTRAIL_MAX_INDEX_SECONDS", "Indexing of one PDF is abandoned after this."
+    )
+    max_concurrent_indexing: int = _f(
+        2, "PAPERTRAIL_MAX_CONCURRENT_INDEXING", "PDFs indexed at once, across all channels."
+    )
+    chunk_size: int = _f(800, "PAPERTRAIL_CHUNK_SIZE", "Target chunk length in characters.")
+    chunk_overlap: int = _f(100, "PAPERTRAIL_CHUNK_OVERLAP", "Characters shared by neighbours.")
+    top_k: int = _f(5, "PAPERTRAIL_TOP_K", "Excerpts retrieved per question.")
+    ocr: bool = _f(True, "PAPERTRAIL_OCR", "OCR pages without a text layer, if an engine exists.")
+    groq_api_key: str = _f("", "GROQ_API_KEY", "Groq key; empty = offline extractive answers.")
+    groq_model: str = _f("llama-3.3-70b-versatile", "GROQ_MODEL", "Groq chat model.")
+    groq_base_url: str = _f("", "GROQ_BASE_URL", "Override of Groq's API base URL.")
+    llm_base_url: str = _f(
+        "",
+        "PAPERTRAIL_LLM_BASE_URL",
+        "OpenAI-compatible server (Ollama, vLLM, llama.cpp), e.g. http://localhost:11434/v1.",
+    )
+    llm_api_key: str = _f("", "PAPERTRAIL_LLM_API_KEY", "Key for the OpenAI-compatible server.")
+    llm_model: str = _f("", "PAPERTRAIL_LLM_MODEL", "Model name on the OpenAI-compatible server.")
+    llm_timeout: float = _f(60.0, "PAPERTRAIL_LLM_TIMEOUT", "Seconds to wait for one LLM reply.")
+    llm_retries: int = _f(3, "PAPERTRAIL_LLM_RETRIES", "Retries on 429/5xx/timeouts.")
+    daily_token_budget: int = _f(
+        100_000, "PAPERTRAIL_DAILY_TOKENS", "LLM tokens per UTC day before falling back offline."
+    )
+    render_zoom: float = _f(2.0, "PAPERTRAIL_RENDER_ZOOM", "Snippet scale (2.0 = 144 dpi).")
+    max_image_width: int = _f(1600, "PAPERTRAIL_MAX_IMAGE_WIDTH", "Widest snippet, in pixels.")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> Settings:
+        """Read every field from ``env`` (default ``os.environ``); unset keeps the default."""
+        env = os.environ if env is None else env
+        values = {}
+        for f in dataclasses.fields(cls):
+            raw = env.get(f.metadata["env"])
+            if raw is None or raw.strip() == "":
+                continue
+            values[f.name] = _parse(f, raw.strip())
+        values.update(overrides)
+        return cls(**values)
+
+    def replace(self, **changes) -> Settings:
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def max_pdf_bytes(self) -> int:
+        return int(self.max_pdf_mb * 1_000_000)
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.groq_api_key or self.llm_base_url)
+
+
+def _parse(f: dataclasses.Field, raw: str):
+    name = f.metadata["env"]
+    kind = type(f.default)
+    try:
+        if kind is bool:
+            low = raw.lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(raw)
+        if kind is Path:
+            return Path(raw).expanduser()
+        value = kind(raw)
+    except ValueError:
+        raise PaperTrailError(
+            f"{name}={raw!r} is not a valid {kind.__name__}: {f.metadata['help']}",
+            code="config",
+        ) from None
+    if kind in (int, float) and value < 0:
+        raise PaperTrailError(f"{name} must not be negative (got {raw}).", code="config")
+    return value
+
+
+def describe() -> list[tuple[str, str, str]]:
+    """(env var, default, help) for every setting: for the README and ``--help``."""
+    return [
+        (f.metadata["env"], str(f.default), f.metadata["help"]) for f in dataclasses.fields(Settings)
+    ]

@@ -1,0 +1,160 @@
+"""The values that flow through the pipeline: Block -> Chunk -> Hit -> Citation -> Answer.
+
+All frozen dataclasses. Pages are 1-based physical page numbers (page ``n`` is
+``doc[n - 1]`` in PyMuPDF). Rectangles are PDF points in the coordinate space of
+the page *as displayed* (after ``/Rotate``), origin top-left, so a renderer can
+scale them by its zoom factor and draw them without further transformation.
+Nothing here knows about Chroma, Slack or Discord.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned box in points on the displayed page."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+    def union(self, other: Rect) -> Rect:
+        return Rect(
+            min(self.x0, other.x0),
+            min(self.y0, other.y0),
+            max(self.x1, other.x1),
+            max(self.y1, other.y1),
+        )
+
+
+@dataclass(frozen=True)
+class Line:
+    """One text line as extracted: original text and its box."""
+
+    text: str
+    rect: Rect
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block of text on one page, in reading order.
+
+    ``text`` keeps the original characters (control characters stripped) for
+    display; ``norm`` is the NFKC form used for matching and search.
+    """
+
+    page: int
+    text: str
+    norm: str
+    rect: Rect
+    lines: tuple[Line, ...]
+    ocr: bool = False  # True when the text came from OCR, not the text layer
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A retrievable passage: never crosses a page.
+
+    ``rects`` are the boxes of exactly the lines whose text is in ``text``,
+    overlap included. ``section`` is the nearest heading above the chunk, if any.
+    """
+
+    doc_id: str  # sha256 hex of the PDF bytes
+    doc_name: str
+    index: int  # position of the chunk within its document
+    page: int
+    text: str
+    rects: tuple[Rect, ...]
+    section: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"{self.doc_id}:{self.index}"
+
+
+@dataclass(frozen=True)
+class Document:
+    """A PDF indexed for one channel."""
+
+    channel: str
+    doc_id: str  # sha256 hex of the PDF bytes
+    name: str  # file name as uploaded, sanitised
+    pages: int
+    chunks: int
+    status: str = "ready"  # "indexing" until every chunk is stored, then "ready"
+    no_text_pages: tuple[int, ...] = ()  # pages with no usable text (after OCR, if any)
+    ocr_pages: tuple[int, ...] = ()  # pages whose text came from OCR
+    created: float = 0.0  # unix seconds
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A chunk retrieved for a question, with the evidence for its rank."""
+
+    chunk: Chunk
+    score: float  # fused score, higher is better
+    dense_rank: int | None = None  # 1-based rank in the vector search, None if absent
+    lexical_rank: int | None = None  # 1-based rank in BM25, None if absent
+    dense_score: float | None = None  # cosine similarity to the question
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What a generator wrote: text with ``[n]`` markers that index ``hits`` from 1."""
+
+    text: str
+    mode: str  # "extractive" or the model name
+    notes: tuple[str, ...] = ()  # user-facing remarks, e.g. a fallback to extractive
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One ``[n]`` marker judged against the sentence it is attached to."""
+
+    n: int  # number shown in the final answer (surviving citations renumbered 1..k)
+    marker: int  # number the generator wrote (index into the hits, 1-based)
+    sentence: str  # the claim the marker was attached to, markers removed
+    chunk: Chunk | None  # None when the marker pointed at no excerpt
+    supported: bool
+    reason: str  # why it was kept or dropped, for people
+    scores: dict[str, float] = field(default_factory=dict)  # signals behind the verdict
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """A rendered PNG of the region a verified citation points to."""
+
+    n: int  # citation number it illustrates
+    chunk_id: str
+    doc_name: str
+    page: int
+    png: bytes
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The reply to a question, after verification."""
+
+    question: str
+    text: str  # answer text; only verified markers remain, renumbered
+    citations: tuple[Citation, ...]  # verified, one per displayed number
+    dropped: tuple[Citation, ...]  # markers removed and why
+    grounded: bool  # False when no claim kept a citation (a refusal is grounded)
+    refusal: bool  # the answer says the documents do not contain the answer
+    mode: str  # "extractive" or the model name
+    hits: tuple[Hit, ...] = ()
+    snippets: tuple[Snippet, ...] = ()
+    notes: tuple[str, ...] = ()
