@@ -1,0 +1,54 @@
+"""Small real implementations of the pipeline's seams, for fast tests.
+
+``HashEmbedder`` is deterministic and model-free: a bag of hashed word
+stems, L2-normalised, so texts sharing words are close. ``ScriptedGenerator``
+returns answers written by the test.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from papertrail.types import Draft, Hit
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+class HashEmbedder:
+    """Bag-of-words vectors in ``dim`` dimensions; counts embedded texts."""
+
+    def __init__(self, dim: int = 64) -> None:
+        self.dim = dim
+        self.name = f"hash-{dim}"
+        self.calls = 0
+        self.texts_embedded = 0
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls += 1
+        self.texts_embedded += len(texts)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            for word in _WORD.findall(text.lower()):
+                h = int.from_bytes(hashlib.blake2b(word[:6].encode(), digest_size=4).digest(), "big")
+                out[i, h % self.dim] += 1.0
+            norm = np.linalg.norm(out[i])
+            out[i] = out[i] / norm if norm else 1.0 / np.sqrt(self.dim)
+        return out
+
+
+class ScriptedGenerator:
+    """Returns the next scripted answer; records what it was asked."""
+
+    def __init__(self, *answers: str, mode: str = "scripted") -> None:
+        self.answers = list(answers)
+        self.mode = mode
+        self.asked: list[tuple[str, tuple[Hit, ...]]] = []
+
+    def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
+        self.asked.append((question, tuple(hits)))
+        text = self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
+        return Draft(text=text, mode=self.mode)
