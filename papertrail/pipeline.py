@@ -1,17 +1,37 @@
 """The pipeline API the adapters and the CLI call: ingest, ask, documents, forget.
 
 Everything is per channel and synchronous; callers on an event loop run it in
-a thread. (Implementation in progress: the signatures are the contract.)
+a thread, and callers that serve many channels serialise work per channel
+(``adapters/service.py``). The pieces are passed in, so tests build a
+``PaperTrail`` from small fakes and ``from_settings`` builds the real one.
+It leaves out scheduling, chat formatting and platform I/O.
 """
 
 from __future__ import annotations
 
+import hashlib
+import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from papertrail.chunking import chunk_blocks
+from papertrail.errors import PaperTrailError
+from papertrail.extractive import ExtractiveGenerator
+from papertrail.pdf import read_pdf
+from papertrail.protocols import Embedder, Generator
+from papertrail.render import render_snippets
+from papertrail.retrieve import Retriever
+from papertrail.settings import Settings
+from papertrail.store import ChromaStore, open_store
 from papertrail.types import Answer, Document
+from papertrail.verify import verify_answer
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]  # (pages done, pages total)
+EMBED_BATCH = 64  # chunks per embedding call: big enough to batch, small enough for progress
 
 
 @dataclass(frozen=True)
@@ -20,9 +40,54 @@ class IngestResult:
     new: bool  # False when the same bytes were already indexed for this channel
     embedded: int  # chunks embedded by this call (0 on a re-upload)
     warnings: tuple[str, ...] = ()  # user-facing, e.g. "pages 3, 4 have no text layer"
+    timings: dict[str, float] | None = None  # seconds per stage: read, chunk, embed, store
 
 
 class PaperTrail:
+    """Index PDFs per channel and answer questions with verified citations."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        embedder: Embedder,
+        store: ChromaStore,
+        generator: Generator | None = None,
+        ocr=None,
+    ) -> None:
+        self.settings = settings
+        self.embedder = embedder
+        self.store = store
+        self.generator = generator or ExtractiveGenerator(embedder)
+        self.ocr = ocr
+        self.retriever = Retriever(store, embedder)
+        self.files = Path(settings.data_dir) / "files"
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> PaperTrail:
+        """The production wiring: bundled model, Chroma, Groq or offline answers, OCR."""
+        from papertrail.embed import get_embedder
+        from papertrail.llm import get_generator
+
+        embedder = get_embedder(settings)
+        extractive = ExtractiveGenerator(embedder)
+        ocr = None
+        if settings.ocr:
+            try:
+                from papertrail.ocr import get_ocr
+            except ImportError:  # the OCR engine is optional
+                get_ocr = None
+            ocr = get_ocr() if get_ocr else None
+        return cls(
+            settings,
+            embedder=embedder,
+            store=open_store(settings),
+            generator=get_generator(settings, fallback=extractive),
+            ocr=ocr,
+        )
+
+    # -- indexing ---------------------------------------------------------
+
     def ingest(
         self,
         channel: str,
@@ -32,8 +97,86 @@ class PaperTrail:
         password: str | None = None,
         progress: Progress | None = None,
     ) -> IngestResult:
-        """Index ``data`` for ``channel``; raises PaperTrailError on bad input."""
-        raise NotImplementedError
+        """Index ``data`` for ``channel``; raises PaperTrailError on bad input.
+
+        The same bytes again in the same channel return the stored document
+        without embedding anything. A document only becomes visible to
+        questions once every chunk is stored.
+        """
+        start = time.perf_counter()
+        doc_id = hashlib.sha256(data).hexdigest()
+        known = self.store.get_document(channel, doc_id)
+        if known is not None and known.status == "ready":
+            return IngestResult(known, new=False, embedded=0)
+        if known is not None:  # a crash left it half-indexed: start over
+            log.info("removing half-indexed %s in %s", doc_id[:12], channel)
+            self.store.delete(channel, doc_id)
+
+        parsed = read_pdf(data, self.settings, password=password, ocr=self.ocr)
+        t_read = time.perf_counter()
+        chunks = chunk_blocks(
+            parsed.blocks,
+            doc_id=doc_id,
+            doc_name=name,
+            size=self.settings.chunk_size,
+            overlap=self.settings.chunk_overlap,
+        )
+        t_chunk = time.perf_counter()
+        if not chunks:
+            raise PaperTrailError(
+                f"{name} has no text I can search: it looks scanned or empty. "
+                "Upload a PDF with a text layer (or run it through OCR first).",
+                code="no_text",
+            )
+        doc = Document(
+            channel=channel,
+            doc_id=doc_id,
+            name=name,
+            pages=parsed.pages,
+            chunks=len(chunks),
+            status="indexing",
+            no_text_pages=parsed.no_text_pages,
+            ocr_pages=parsed.ocr_pages,
+            created=time.time(),
+        )
+        self.store.begin(doc)
+        embed_s = store_s = 0.0
+        try:
+            self._save_pdf(channel, doc_id, data, password)
+            for i in range(0, len(chunks), EMBED_BATCH):
+                if time.perf_counter() - start > self.settings.max_index_seconds:
+                    raise PaperTrailError(
+                        f"Indexing {name} took longer than the limit of "
+                        f"{self.settings.max_index_seconds:g} s "
+                        "(PAPERTRAIL_MAX_INDEX_SECONDS). Split the PDF or raise the limit.",
+                        code="timeout",
+                    )
+                batch = chunks[i : i + EMBED_BATCH]
+                t0 = time.perf_counter()
+                vectors = self.embedder.embed([c.text for c in batch])
+                t1 = time.perf_counter()
+                self.store.add_chunks(channel, batch, vectors)
+                embed_s += t1 - t0
+                store_s += time.perf_counter() - t1
+                if progress:
+                    progress(batch[-1].page, parsed.pages)
+            t0 = time.perf_counter()
+            doc = self.store.commit(doc)
+            store_s += time.perf_counter() - t0
+        except BaseException:
+            self.store.delete(channel, doc_id)
+            self._pdf_path(channel, doc_id).unlink(missing_ok=True)
+            raise
+        timings = {
+            "read": t_read - start,
+            "chunk": t_chunk - t_read,
+            "embed": embed_s,
+            "store": store_s,
+            "total": time.perf_counter() - start,
+        }
+        return IngestResult(doc, True, len(chunks), parsed.warnings, timings)
+
+    # -- questions --------------------------------------------------------
 
     def ask(
         self,
@@ -42,13 +185,110 @@ class PaperTrail:
         *,
         doc_ids: Sequence[str] | None = None,
         render: bool = True,
+        k: int | None = None,
+        mode: str = "hybrid",
     ) -> Answer:
         """Answer from the channel's ready documents (or only ``doc_ids``)."""
-        raise NotImplementedError
+        question = question.strip()
+        if not question:
+            raise PaperTrailError("Ask a question about your PDF.", code="no_question")
+        docs = {d.doc_id: d for d in self.store.documents(channel)}
+        if not docs:
+            raise PaperTrailError(
+                "No PDF is indexed here yet. Upload a PDF and mention me with your question.",
+                code="no_documents",
+            )
+        if doc_ids is not None:
+            unknown = [d for d in doc_ids if d not in docs]
+            if unknown:
+                raise PaperTrailError(
+                    "That document is not indexed in this channel.", code="unknown_document"
+                )
+        hits = self.retriever.search(
+            channel, question, k=k or self.settings.top_k, doc_ids=doc_ids, mode=mode
+        )
+        draft = self.generator.generate(question, hits)
+        checked = verify_answer(draft.text, hits, embedder=self.embedder)
+        snippets = ()
+        if render and checked.citations:
+            snippets = tuple(self._render(channel, checked.citations))
+        return Answer(
+            question=question,
+            text=checked.text,
+            citations=checked.citations,
+            dropped=checked.dropped,
+            grounded=checked.grounded,
+            refusal=checked.refusal,
+            mode=draft.mode,
+            hits=tuple(hits),
+            snippets=snippets,
+            notes=draft.notes,
+        )
 
     def documents(self, channel: str) -> list[Document]:
-        raise NotImplementedError
+        return self.store.documents(channel)
 
     def forget(self, channel: str, name_or_id: str | None = None) -> list[Document]:
-        """Remove one document (by file name or sha256 prefix) or, with None, all."""
-        raise NotImplementedError
+        """Remove one document (by file name or sha256 prefix) or, with None, all.
+
+        Only this channel's copy goes; the same file in another channel stays.
+        """
+        docs = self.store.documents(channel)
+        if name_or_id is not None:
+            key = name_or_id.strip()
+            docs = [
+                d
+                for d in docs
+                if d.name == key or d.name.lower() == key.lower() or d.doc_id.startswith(key)
+            ]
+            if len(key) < 6:  # a short prefix of a hash is too easy to hit by accident
+                docs = [d for d in docs if d.name.lower() == key.lower()]
+        for d in docs:
+            self.store.delete(channel, d.doc_id)
+            self._pdf_path(channel, d.doc_id).unlink(missing_ok=True)
+        return docs
+
+    # -- files kept for rendering -----------------------------------------
+
+    def _pdf_path(self, channel: str, doc_id: str) -> Path:
+        key = hashlib.sha256(channel.encode()).hexdigest()[:24]
+        return self.files / key / f"{doc_id}.pdf"
+
+    def _save_pdf(self, channel: str, doc_id: str, data: bytes, password: str | None) -> None:
+        if password:  # keep a decrypted copy so snippets render without the password
+            from papertrail.pdf import open_document
+
+            with open_document(data, password=password) as doc:
+                data = doc.tobytes(encryption=1)  # PDF_ENCRYPT_NONE
+        path = self._pdf_path(channel, doc_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+
+    def _render(self, channel: str, citations) -> list:
+        by_doc: dict[str, dict[int, object]] = {}
+        seen: set[str] = set()
+        for c in citations:
+            if c.chunk is None or c.chunk.id in seen:
+                continue
+            seen.add(c.chunk.id)
+            by_doc.setdefault(c.chunk.doc_id, {})[c.n] = c.chunk
+        out = []
+        for doc_id, chunks in by_doc.items():
+            path = self._pdf_path(channel, doc_id)
+            if not path.exists():
+                log.warning("PDF for %s missing on disk; no snippet", doc_id[:12])
+                continue
+            try:
+                out.extend(
+                    render_snippets(
+                        path.read_bytes(),
+                        chunks,
+                        zoom=self.settings.render_zoom,
+                        max_width=self.settings.max_image_width,
+                    )
+                )
+            except Exception:  # a snippet is a bonus: never lose the answer over it
+                log.exception("rendering snippets of %s failed", doc_id[:12])
+        return sorted(out, key=lambda s: s.n)

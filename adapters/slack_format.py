@@ -1,0 +1,153 @@
+"""Turns a platform-neutral ``Reply`` into Slack Block Kit messages.
+
+Everything shown comes from PDFs, an LLM or users, so every string is escaped
+(``&``, ``<``, ``>``) before it reaches Slack: nothing can become a
+``<!channel>``, ``<!everyone>`` or ``<@U…>`` mention, or a link. Limits applied
+here: a section's text <= 3,000 characters, a message's fallback ``text`` <=
+4,000, at most 50 blocks, and a conservative cap on the total block text of
+one message (Slack's undocumented ``msg_blocks_too_long``); a longer reply is
+split into several messages. Uploading images and talking to the Web API is
+left to ``adapters/slack.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adapters.service import Reply
+
+SECTION_LIMIT = 3000  # characters in one section block's text (Slack's limit)
+TEXT_LIMIT = 4000  # characters in a message's fallback ``text`` (Slack truncates later)
+MAX_BLOCKS = 50  # blocks per message (Slack's limit)
+MESSAGE_CHARS = 12_000  # block text per message: well under where msg_blocks_too_long starts
+
+
+@dataclass(frozen=True)
+class SlackMessage:
+    """One message: the notification fallback ``text`` and its blocks."""
+
+    text: str
+    blocks: tuple[dict, ...] = ()
+
+    def payload(self) -> dict:
+        """Keyword arguments for chat.postMessage / chat.update."""
+        # parse=none and link_names=False: Slack must not turn names into mentions.
+        return {
+            "text": self.text,
+            "blocks": list(self.blocks),
+            "parse": "none",
+            "link_names": False,
+            "unfurl_links": False,
+            "unfurl_media": False,
+        }
+
+
+def escape(text: str) -> str:
+    """Slack's three control characters, as entities (the order matters: & first)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def split_text(text: str, limit: int = SECTION_LIMIT) -> list[str]:
+    """Cut escaped ``text`` into pieces <= ``limit``, at paragraph, line or word ends.
+
+    A hard cut never lands inside an entity such as ``&amp;``.
+    """
+    pieces: list[str] = []
+    rest = text.strip()
+    while len(rest) > limit:
+        window = rest[:limit]
+        cut = -1
+        for sep in ("\n\n", "\n", ". ", " "):
+            at = window.rfind(sep)
+            if at > limit // 2:  # a boundary in the first half would waste half a block
+                cut = at + len(sep)
+                break
+        if cut < 0:
+            cut = limit
+            amp = window.rfind("&", max(0, limit - 6))  # longest entity: "&amp;" (5 chars)
+            if amp >= 0 and ";" not in window[amp:]:
+                cut = amp
+        pieces.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    if rest:
+        pieces.append(rest)
+    return pieces
+
+
+def truncate(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    amp = cut.rfind("&", max(0, len(cut) - 5))
+    if amp >= 0 and ";" not in cut[amp:]:
+        cut = cut[:amp]
+    return cut + "…"
+
+
+def _section(text: str) -> dict:
+    # verbatim: Slack must not auto-link URLs or channel names in document text.
+    return {"type": "section", "text": {"type": "mrkdwn", "text": text, "verbatim": True}}
+
+
+def _context(text: str) -> dict:
+    return {"type": "context", "elements": [{"type": "mrkdwn", "text": text, "verbatim": True}]}
+
+
+_ICON = {"error": ":warning: ", "answer": "", "help": "", "list": "", "forget": ""}
+
+
+def reply_blocks(reply: Reply) -> list[dict]:
+    """All blocks of ``reply`` in display order: warnings, text, sources, footer."""
+    blocks: list[dict] = []
+    for warning in reply.warnings:  # above the answer, so an ungrounded answer reads as such
+        for piece in split_text(":warning: " + escape(warning)):
+            blocks.append(_section(piece))
+    body = _ICON.get(reply.kind, "") + escape(reply.text) if reply.text.strip() else ""
+    for piece in split_text(body):
+        blocks.append(_section(piece))
+    if reply.sources:
+        listing = "*Sources*\n" + "\n".join(escape(s) for s in reply.sources)
+        for piece in split_text(listing):
+            blocks.append(_context(piece) if len(reply.sources) <= 3 else _section(piece))
+    if reply.footer.strip():
+        blocks.append(_context(truncate(escape(reply.footer), SECTION_LIMIT)))
+    return blocks
+
+
+def reply_messages(reply: Reply) -> list[SlackMessage]:
+    """``reply`` as one or more messages, each within Slack's limits."""
+    blocks = reply_blocks(reply)
+    if not blocks:
+        blocks = [_section("(empty reply)")]
+    groups: list[list[dict]] = [[]]
+    size = 0
+    for block in blocks:
+        n = len(_block_text(block))
+        if groups[-1] and (len(groups[-1]) >= MAX_BLOCKS or size + n > MESSAGE_CHARS):
+            groups.append([])
+            size = 0
+        groups[-1].append(block)
+        size += n
+    first_text = escape(reply.text) if reply.text.strip() else _block_text(blocks[0])
+    messages = []
+    for i, group in enumerate(groups):
+        fallback = first_text if i == 0 else _block_text(group[0])
+        messages.append(SlackMessage(truncate(fallback, TEXT_LIMIT), tuple(group)))
+    return messages
+
+
+def progress_message(line: str) -> SlackMessage:
+    text = ":hourglass_flowing_sand: " + escape(line)
+    return SlackMessage(truncate(text, TEXT_LIMIT), (_context(truncate(text, SECTION_LIMIT)),))
+
+
+def notice_message(line: str) -> SlackMessage:
+    """A one-line notice from the adapter itself, e.g. a missing-scope fix."""
+    text = ":warning: " + escape(line)
+    return SlackMessage(truncate(text, TEXT_LIMIT), (_section(truncate(text, SECTION_LIMIT)),))
+
+
+def _block_text(block: dict) -> str:
+    if block.get("type") == "section":
+        return block["text"]["text"]
+    return "".join(e.get("text", "") for e in block.get("elements", ()))

@@ -1,0 +1,31 @@
+"""Safe file names: what an upload is called wherever it reaches disk or markup.
+
+Upload names come from strangers. ``safe_filename`` keeps a readable name but
+drops directories, control characters and the characters that chat markup or
+shells treat specially. It does not check that the name is unique.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_UNSAFE = re.compile(r"[^\w.\- ()+,]")  # \w is Unicode-aware: keeps accents, CJK
+_SPACES = re.compile(r"\s+")
+MAX_LEN = 100  # characters; long enough to recognise, short enough for a message line
+
+
+def safe_filename(name: str, *, default: str = "document.pdf", suffix: str = ".pdf") -> str:
+    """Return ``name`` without paths, control or markup characters, at most MAX_LEN long."""
+    name = unicodedata.normalize("NFC", name or "")
+    name = name.replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
+    name = _UNSAFE.sub("_", name)
+    name = _SPACES.sub(" ", name).strip(" ._")
+    if not name:
+        name = default
+    stem, dot, ext = name.rpartition(".")
+    if suffix and (not dot or "." + ext.lower() != suffix):
+        stem, ext = name, suffix.lstrip(".")
+    stem = stem[: MAX_LEN - len(ext) - 1].rstrip(" ._") or "document"
+    return f"{stem}.{ext}"
