@@ -1,0 +1,62 @@
+"""A disk cache in front of an Embedder, for evaluation and benchmarks.
+
+Evaluation re-indexes the same texts under several configurations (one
+channel per document, one channel for a whole folder, other chunk sizes);
+caching vectors by (model, text) makes every run after the first cheap. The
+bot itself does not use it: it deduplicates whole PDFs by hash instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from papertrail.protocols import Embedder
+
+
+class CachingEmbedder:
+    """Wraps ``inner``; vectors are stored in SQLite keyed by sha1(model + text)."""
+
+    def __init__(self, inner: Embedder, path: Path) -> None:
+        self.inner = inner
+        self.name = inner.name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), check_same_thread=False)
+        self._db.execute("CREATE TABLE IF NOT EXISTS vec (key TEXT PRIMARY KEY, v BLOB)")
+        self._lock = threading.Lock()
+        self.misses = 0  # texts actually embedded by the inner model
+
+    def _key(self, text: str) -> str:
+        return hashlib.sha1(f"{self.name}\0{text}".encode()).hexdigest()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        keys = [self._key(t) for t in texts]
+        found: dict[str, np.ndarray] = {}
+        with self._lock:
+            for i in range(0, len(keys), 500):  # SQLite's variable limit
+                part = keys[i : i + 500]
+                marks = ",".join("?" * len(part))
+                for key, blob in self._db.execute(
+                    f"SELECT key, v FROM vec WHERE key IN ({marks})", part
+                ):
+                    found[key] = np.frombuffer(blob, dtype=np.float32)
+        todo = [i for i, k in enumerate(keys) if k not in found]
+        if todo:
+            vectors = np.asarray(self.inner.embed([texts[i] for i in todo]), dtype=np.float32)
+            self.misses += len(todo)
+            with self._lock:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO vec VALUES (?, ?)",
+                    [(keys[i], vectors[j].tobytes()) for j, i in enumerate(todo)],
+                )
+                self._db.commit()
+            for j, i in enumerate(todo):
+                found[keys[i]] = vectors[j]
+        if not keys:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack([found[k] for k in keys])

@@ -1,0 +1,106 @@
+"""Scoring functions for ``papertrail eval``: retrieval ranks and answer correctness.
+
+Pure functions over plain values, so they are easy to test and to trust.
+Loading data, running the pipeline and printing tables live in
+``evaluate.py``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+_NUM = re.compile(r"(?<![\w.])[-−]?\(?\$?\d[\d,]*(?:\.\d+)?%?")
+_TOKEN = re.compile(r"\w+")
+_STOP = frozenset(
+    "a an the of in on at to for and or is are was were be by with as from that this it its "
+    "their which what how much many".split()
+)
+
+
+def first_relevant_rank(relevant: Sequence[bool]) -> int | None:
+    """1-based rank of the first relevant result, or None."""
+    for i, ok in enumerate(relevant, 1):
+        if ok:
+            return i
+    return None
+
+
+def hit_at(rank: int | None, k: int) -> float:
+    return 1.0 if rank is not None and rank <= k else 0.0
+
+
+def reciprocal_rank(rank: int | None, k: int = 10) -> float:
+    return 1.0 / rank if rank is not None and rank <= k else 0.0
+
+
+def numbers(text: str) -> list[float]:
+    """Numbers in ``text`` as floats: 1,577 -> 1577; (12.5) -> -12.5; 24.26% -> 24.26."""
+    out = []
+    for m in _NUM.findall(unicodedata.normalize("NFKC", text)):
+        neg = m.startswith(("-", "−", "(")) and not m.startswith("($")
+        digits = re.sub(r"[^\d.]", "", m)
+        if not digits or digits == ".":
+            continue
+        try:
+            value = float(digits)
+        except ValueError:
+            continue
+        out.append(-value if neg else value)
+    return out
+
+
+def numbers_match(reference: str, candidate: str, *, rel_tol: float = 0.02) -> bool | None:
+    """True if the reference's main figure appears in the candidate within ``rel_tol``.
+
+    Also accepts the figure scaled by thousands or millions (answers say
+    "$1.6 billion" where the reference says 1577 million) and percent vs
+    fraction. None when the reference has no figure to compare.
+    """
+    ref = [n for n in numbers(reference) if not _is_year(n)]
+    if not ref:
+        return None
+    target = ref[0]
+    for value in numbers(candidate):
+        for scale in (1, 1e3, 1e-3, 1e6, 1e-6, 1e9, 1e-9, 100, 0.01):
+            v = value * scale
+            if target == 0:
+                if abs(v) < 1e-9:
+                    return True
+            elif abs(v - target) <= rel_tol * abs(target):
+                return True
+    return False
+
+
+def _is_year(n: float) -> bool:
+    return float(n).is_integer() and 1900 <= n <= 2100
+
+
+def tokens(text: str) -> list[str]:
+    text = unicodedata.normalize("NFKC", text).lower()
+    return [t for t in _TOKEN.findall(text) if t not in _STOP]
+
+
+def token_f1(reference: str, candidate: str) -> float:
+    ref, cand = Counter(tokens(reference)), Counter(tokens(candidate))
+    common = sum((ref & cand).values())
+    if not common:
+        return 0.0
+    precision = common / sum(cand.values())
+    recall = common / sum(ref.values())
+    return 2 * precision * recall / (precision + recall)
+
+
+def correctness(reference: str, candidate: str) -> tuple[float, str]:
+    """(score in [0, 1], method): numeric match when the reference has a figure, else F1."""
+    num = numbers_match(reference, candidate)
+    if num is not None:
+        return (1.0 if num else 0.0), "number"
+    return token_f1(reference, candidate), "f1"
+
+
+def mean(values: Iterable[float]) -> float | None:
+    values = list(values)
+    return sum(values) / len(values) if values else None

@@ -1,0 +1,276 @@
+"""``papertrail eval DATA.jsonl``: retrieval and answer quality on gold evidence pages.
+
+Each distinct ``doc`` (a PDF, or a folder whose PDFs share one channel) is
+indexed once into a cache that survives runs (``PAPERTRAIL_EVAL_DIR``,
+default ``eval-cache/``). Every question is retrieved at depth 10 and, in the
+answer modes, answered and verified. Records are appended to a progress file
+as they finish, so an interrupted run resumes where it stopped. Pure scoring
+lives in ``eval_metrics.py``; the baseline in ``baseline.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from papertrail import baseline
+from papertrail.embed import get_embedder
+from papertrail.embed_cache import CachingEmbedder
+from papertrail.errors import PaperTrailError
+from papertrail.eval_metrics import (
+    correctness,
+    first_relevant_rank,
+    hit_at,
+    mean,
+    reciprocal_rank,
+)
+from papertrail.extractive import ExtractiveGenerator
+from papertrail.pipeline import PaperTrail
+from papertrail.settings import Settings
+from papertrail.store import open_store
+
+DEPTH = 10  # retrieval depth scored (hit@10, mrr@10)
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    doc: Path  # a PDF, or a folder of PDFs sharing one channel
+    question: str
+    answer: str
+    evidence_pages: tuple[int, ...]
+    answerable: bool
+    gold_docs: tuple[str, ...]  # file names holding the answer (folder docs)
+
+
+def load_items(path: Path) -> list[Item]:
+    items = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+            doc = (path.parent / raw["doc"]).resolve()
+            gold = raw.get("meta", {}).get("gold_docs") or ([doc.name] if doc.is_file() else [])
+            items.append(
+                Item(
+                    id=str(raw["id"]),
+                    doc=doc,
+                    question=raw["question"],
+                    answer=str(raw.get("answer", "")),
+                    evidence_pages=tuple(raw.get("evidence_pages") or ()),
+                    answerable=bool(raw.get("answerable", True)),
+                    gold_docs=tuple(Path(g).name for g in gold),
+                )
+            )
+        except (KeyError, ValueError, TypeError) as e:
+            raise PaperTrailError(f"{path}:{n}: not a QA record ({e}).", code="eval") from None
+    return items
+
+
+def pdfs_of(doc: Path) -> list[Path]:
+    return sorted(doc.glob("*.pdf")) if doc.is_dir() else [doc]
+
+
+def channel_of(doc: Path) -> str:
+    return "eval:" + hashlib.sha256(str(doc).encode()).hexdigest()[:16]
+
+
+def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = None):
+    size = chunk_size or settings.chunk_size
+    settings = settings.replace(
+        data_dir=cache / f"index-{size}", chunk_size=size, chunk_overlap=min(100, size // 8)
+    )
+    embedder = CachingEmbedder(get_embedder(settings), cache / "embeddings.sqlite")
+    extractive = ExtractiveGenerator(embedder)
+    generator = extractive
+    if mode == "groq":
+        if not settings.groq_api_key:
+            raise PaperTrailError("--mode groq needs GROQ_API_KEY.", code="config")
+        from papertrail.llm import get_generator
+
+        generator = get_generator(settings, fallback=extractive)
+    return PaperTrail(settings, embedder=embedder, store=open_store(settings), generator=generator)
+
+
+def index_all(pt: PaperTrail, items: list[Item]) -> dict[Path, str]:
+    channels = {}
+    for doc in sorted({i.doc for i in items}):
+        channel = channel_of(doc)
+        for pdf in pdfs_of(doc):
+            t0 = time.perf_counter()
+            result = pt.ingest(channel, pdf.name, pdf.read_bytes())
+            if result.new:
+                print(
+                    f"  indexed {pdf.name}: {result.document.chunks} chunks "
+                    f"in {time.perf_counter() - t0:.0f} s",
+                    file=sys.stderr,
+                )
+        channels[doc] = channel
+    return channels
+
+
+def relevant(item: Item, doc_name: str, page: int) -> bool:
+    return doc_name in item.gold_docs and page in item.evidence_pages
+
+
+def retrieval_record(item: Item, ranked: list[tuple[str, int]]) -> dict:
+    """Ranks of the first evidence-page chunk and of the first gold-document chunk."""
+    rank = first_relevant_rank([relevant(item, d, p) for d, p in ranked])
+    doc_rank = first_relevant_rank([d in item.gold_docs for d, _ in ranked])
+    return {"rank": rank, "doc_rank": doc_rank, "top": [f"{d}#{p}" for d, p in ranked[:5]]}
+
+
+def summarise(records: list[dict], multi_doc: bool) -> dict:
+    scored = [r for r in records if r.get("scored") and "error" not in r]
+    m: dict[str, float | None] = {}
+    for k in (1, 3, 5, 10):
+        m[f"hit@{k}"] = mean(hit_at(r["rank"], k) for r in scored)
+    m["mrr@10"] = mean(reciprocal_rank(r["rank"], DEPTH) for r in scored)
+    if multi_doc:
+        for k in (1, 5, 10):
+            m[f"doc_hit@{k}"] = mean(hit_at(r["doc_rank"], k) for r in scored)
+    answered = [r for r in records if "answer" in r and "error" not in r]
+    if answered:
+        cites = [c for r in answered for c in r["citation_on_evidence"]]
+        m["citations_on_evidence"] = mean(1.0 if c else 0.0 for c in cites)
+        ans = [r for r in answered if r["answerable"]]
+        m["grounded_rate"] = mean(1.0 if r["grounded"] else 0.0 for r in ans)
+        m["false_refusal_rate"] = mean(1.0 if r["refusal"] else 0.0 for r in ans)
+        unans = [r for r in answered if not r["answerable"]]
+        m["refusal_accuracy"] = mean(1.0 if r["refusal"] else 0.0 for r in unans)
+        m["correctness"] = mean(r["correctness"] for r in ans)
+    m["failed"] = float(sum(1 for r in records if "error" in r))
+    return m
+
+
+def answer_record(pt: PaperTrail, item: Item, channel: str) -> dict:
+    answer = pt.ask(channel, item.question, render=False)
+    score, how = correctness(item.answer, answer.text)
+    return {
+        "answer": answer.text,
+        "mode": answer.mode,
+        "notes": list(answer.notes),
+        "grounded": answer.grounded,
+        "refusal": answer.refusal,
+        "answerable": item.answerable,
+        "correctness": score,
+        "correctness_method": how,
+        "citation_on_evidence": [
+            relevant(item, c.chunk.doc_name, c.chunk.page) for c in answer.citations if c.chunk
+        ],
+        "dropped": [c.reason for c in answer.dropped],
+    }
+
+
+def run_eval(args, settings: Settings) -> int:
+    items = load_items(args.data)[: args.limit or None]
+    if not items:
+        raise PaperTrailError(f"{args.data} holds no questions.", code="eval")
+    cache = Path(os.environ.get("PAPERTRAIL_EVAL_DIR", "eval-cache")).resolve()
+    multi_doc = any(i.doc.is_dir() for i in items)
+    mode = "extractive" if args.mode == "extractive" else args.mode
+    print(
+        f"eval {args.data.name}: {len(items)} questions, mode {mode}, k {args.k}", file=sys.stderr
+    )
+    pt = build(settings, args.mode, cache)
+    channels = index_all(pt, items)
+
+    progress = cache / "progress" / f"{_run_key(args)}.jsonl"
+    # Resuming pays off where answers cost money and quota; retrieval is recomputed
+    # every run so that a code change is always measured.
+    done = _load_progress(progress) if args.mode == "groq" else {}
+    records = []
+    configs = ["hybrid"] + (["dense", "bm25"] if args.ablation else [])
+
+    def one(item: Item) -> dict:
+        if item.id in done:
+            return done[item.id]
+        rec = {"id": item.id, "question": item.question, "scored": bool(item.evidence_pages)}
+        try:
+            for cfg in configs:
+                hits = pt.retriever.search(channels[item.doc], item.question, k=DEPTH, mode=cfg)
+                ranked = [(h.chunk.doc_name, h.chunk.page) for h in hits]
+                rec["retrieval" if cfg == "hybrid" else cfg] = retrieval_record(item, ranked)
+            rec.update(rec["retrieval"])
+            if args.mode != "retrieval":
+                rec.update(answer_record(pt, item, channels[item.doc]))
+                if args.mode == "groq" and rec["mode"] == "extractive":
+                    rec["error"] = "provider unavailable: " + "; ".join(rec["notes"])
+        except PaperTrailError as e:
+            rec["error"] = e.message
+        if "error" not in rec and args.mode == "groq":
+            with progress.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(rec) + "\n")
+        return rec
+
+    progress.parent.mkdir(parents=True, exist_ok=True)
+    workers = 2 if args.mode == "groq" else 1  # Groq: a small concurrency limit, see budget
+    with ThreadPoolExecutor(workers) as pool:
+        for rec in pool.map(one, items):
+            records.append(rec)
+
+    metrics = summarise(records, multi_doc)
+    table = {"ours (hybrid)": metrics}
+    for cfg in configs[1:]:
+        table[f"{cfg} only"] = summarise([{**r, **r.get(cfg, {})} for r in records], multi_doc)
+    if args.ablation and baseline.available():
+        table["baseline (LangChain 800/100 + MiniLM, dense)"] = _baseline(pt, items)
+    elif args.ablation:
+        print("baseline skipped: pip install -e '.[eval]' for langchain-text-splitters")
+    _print_table(table, args.data.name, len(items))
+    if args.json_out:
+        out = {"n": len(items), "metrics": metrics, "items": records}
+        if len(table) > 1:
+            out["ablation"] = table
+        args.json_out.write_text(json.dumps(out, indent=2), encoding="utf-8")
+    return 0
+
+
+def _baseline(pt: PaperTrail, items: list[Item]) -> dict:
+    records = []
+    for doc in sorted({i.doc for i in items}):
+        index = baseline.BaselineIndex(pdfs_of(doc), pt.embedder)
+        for item in (i for i in items if i.doc == doc):
+            ranked = [(c.doc_name, c.page) for c in index.search(item.question, DEPTH)]
+            records.append({"scored": bool(item.evidence_pages), **retrieval_record(item, ranked)})
+    return summarise(records, any(i.doc.is_dir() for i in items))
+
+
+def _run_key(args) -> str:
+    key = f"{args.data.resolve()}|{args.mode}|{args.k}|{args.ablation}|{args.limit}"
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def _load_progress(path: Path) -> dict[str, dict]:
+    done = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                rec = json.loads(line)
+            except ValueError:  # a line cut short by a crash: redo that item
+                continue
+            done[rec["id"]] = rec
+    return done
+
+
+def _print_table(table: dict[str, dict], name: str, n: int) -> None:
+    cols = [c for c in next(iter(table.values())) if c != "failed"]
+    print(f"\n{name}: {n} questions")
+    print(f"{'configuration':<46}" + "".join(f"{c:>12}" for c in cols))
+    for label, m in table.items():
+        cells = "".join(f"{_fmt(m.get(c)):>12}" for c in cols)
+        print(f"{label:<46}{cells}")
+    failed = next(iter(table.values())).get("failed") or 0
+    if failed:
+        print(f"failed items: {int(failed)} (see --json for their errors)")
+
+
+def _fmt(v) -> str:
+    return "n/a" if v is None else f"{v:.3f}"
