@@ -139,7 +139,8 @@ def _child_ingest(pdf: Path) -> None:
         t0 = time.perf_counter()
         r = pt.ingest("peak", pdf.name, pdf.read_bytes())
         secs = time.perf_counter() - t0
-    hwm = next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM"))
+    status = Path("/proc/self/status").read_text().splitlines()
+    hwm = next(line.split()[1] for line in status if line.startswith("VmHWM"))
     print(
         f"peak RSS ingesting {pdf.name} ({r.document.pages} pages, {r.document.chunks} chunks, "
         f"{secs:.0f} s): {int(hwm) / 1024:.0f} MB"
