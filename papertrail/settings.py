@@ -64,7 +64,9 @@ class Settings:
     llm_timeout: float = _f(60.0, "PAPERTRAIL_LLM_TIMEOUT", "Seconds to wait for one LLM reply.")
     llm_retries: int = _f(3, "PAPERTRAIL_LLM_RETRIES", "Retries on 429/5xx/timeouts.")
     daily_token_budget: int = _f(
-        100_000, "PAPERTRAIL_DAILY_TOKENS", "LLM tokens per UTC day before falling back offline."
+        100_000,
+        "PAPERTRAIL_DAILY_TOKENS",
+        "LLM tokens per UTC day before falling back offline (0 = no limit).",
     )
     render_zoom: float = _f(2.0, "PAPERTRAIL_RENDER_ZOOM", "Snippet scale (2.0 = 144 dpi).")
     max_image_width: int = _f(1600, "PAPERTRAIL_MAX_IMAGE_WIDTH", "Widest snippet, in pixels.")
@@ -121,5 +123,6 @@ def _parse(f: dataclasses.Field, raw: str):
 def describe() -> list[tuple[str, str, str]]:
     """(env var, default, help) for every setting: for the README and ``--help``."""
     return [
-        (f.metadata["env"], str(f.default), f.metadata["help"]) for f in dataclasses.fields(Settings)
+        (f.metadata["env"], str(f.default), f.metadata["help"])
+        for f in dataclasses.fields(Settings)
     ]
