@@ -60,6 +60,7 @@ class Block:
     rect: Rect
     lines: tuple[Line, ...]
     ocr: bool = False  # True when the text came from OCR, not the text layer
+    heading: bool = False  # a short line set larger or bold than the body: a section title
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,220 @@
+"""Reading a PDF into Blocks: checks, passwords, text in reading order, OCR seam.
+
+``read_pdf`` turns bytes into ``ParsedPdf``: it refuses what it cannot use with
+a ``PaperTrailError`` the user can act on (empty, not a PDF, too large, too many
+pages, corrupt, password-protected, no pages, no text), reads each page with
+``pagetext.page_layout`` (lines in reading order, boxes on the displayed
+page) and reports pages without usable text. It does not OCR by itself: an
+``OcrEngine`` (see ``ocr.py``) may be passed in, and pages without text are
+rendered and handed to it.
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+import pymupdf
+
+from papertrail.errors import PaperTrailError
+from papertrail.layout import TextBlock, TextLine, reading_order
+from papertrail.pagetext import body_size, clean_text, has_text, page_layout, to_block
+from papertrail.settings import Settings
+from papertrail.types import Block, Rect
+
+log = logging.getLogger(__name__)
+
+OCR_DPI = 200  # enough for OCR of 9-pt print, ~1700x2200 px for a letter page
+
+
+class OcrEngine(Protocol):
+    """Reads text from a page image: lines with boxes in pixels of that image."""
+
+    def read(self, png: bytes) -> list[tuple[str, Rect]]: ...
+
+
+@dataclass(frozen=True)
+class ParsedPdf:
+    pages: int
+    blocks: tuple[Block, ...]
+    no_text_pages: tuple[int, ...] = ()  # 1-based pages without usable text (after OCR)
+    ocr_pages: tuple[int, ...] = ()  # 1-based pages whose text came from OCR
+    repaired: bool = False  # MuPDF had to repair the file's structure
+    warnings: tuple[str, ...] = ()  # user-facing
+
+
+def read_pdf(
+    data: bytes,
+    settings: Settings,
+    *,
+    password: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    ocr: OcrEngine | None = None,
+) -> ParsedPdf:
+    """Check, open and extract ``data``; raises PaperTrailError when it cannot be used."""
+    check_bytes(data, settings)
+    doc = open_document(data, password)
+    with doc:
+        total = doc.page_count
+        if settings.max_pages > 0 and total > settings.max_pages:
+            raise PaperTrailError(
+                f"This PDF has {total:,} pages, more than the limit of {settings.max_pages:,}. "
+                "Split it into smaller files, or raise the limit with PAPERTRAIL_MAX_PAGES.",
+                code="too_many_pages",
+            )
+        pages: list[tuple[int, list[TextBlock]]] = []
+        empty: list[int] = []
+        broken: list[int] = []
+        for i in range(total):
+            try:
+                found = page_layout(doc[i])
+            except Exception:  # one unreadable page must not sink the document
+                log.warning("page %d of a PDF could not be read", i + 1, exc_info=True)
+                found = []
+                broken.append(i + 1)
+            if has_text(" ".join(ln.text for tb in found for ln in tb.lines)):
+                pages.append((i + 1, found))
+            else:
+                empty.append(i + 1)
+            if progress:
+                progress(i + 1, total)
+        body = body_size(tb for _, page in pages for tb in page)
+        blocks = [to_block(tb, pno, body) for pno, page in pages for tb in page]
+        ocred: list[int] = []
+        if ocr is not None and empty:
+            for pno in empty:
+                got = _ocr_page(doc[pno - 1], pno, ocr)
+                if got:
+                    blocks.extend(got)
+                    ocred.append(pno)
+            blocks.sort(key=lambda b: b.page)  # stable: keeps each page's order
+        repaired = bool(doc.is_repaired)
+    no_text = tuple(p for p in empty if p not in ocred)
+    if not blocks:
+        how = " even after OCR" if ocr is not None else ""
+        raise PaperTrailError(
+            f"This PDF has no text I can search{how}: it looks scanned (its pages are images) "
+            "or its text layer is unreadable. Upload a PDF with selectable text, "
+            "or run it through OCR first.",
+            code="no_text",
+        )
+    return ParsedPdf(
+        pages=total,
+        blocks=tuple(blocks),
+        no_text_pages=no_text,
+        ocr_pages=tuple(ocred),
+        repaired=repaired,
+        warnings=tuple(_warnings(repaired, broken, no_text, ocred)),
+    )
+
+
+def check_bytes(data: bytes, settings: Settings) -> None:
+    """Refuse empty, non-PDF and oversized input before parsing anything."""
+    if not data:
+        raise PaperTrailError("The file is empty (0 bytes). Upload the PDF again.", code="empty")
+    head = data[:1024]
+    if b"%PDF" not in head:
+        low = head.lstrip().lower()
+        if low.startswith((b"<!doctype html", b"<html", b"<?xml")) or b"<html" in low:
+            raise PaperTrailError(
+                "The file is a web page, not a PDF: the download probably hit a sign-in page "
+                "because I lack permission to read the file. Check that I can access it "
+                "(on Slack: the files:read scope and membership of the channel), then upload "
+                "the PDF again.",
+                code="not_pdf",
+            )
+        raise PaperTrailError(
+            "This file is not a PDF (it does not start with %PDF). Upload the PDF itself, "
+            "not a link, image or other document.",
+            code="not_pdf",
+        )
+    limit = settings.max_pdf_bytes
+    if limit > 0 and len(data) > limit:
+        raise PaperTrailError(
+            f"This PDF is {len(data) / 1e6:.1f} MB, larger than the limit of "
+            f"{settings.max_pdf_mb:g} MB. Upload a smaller file, or raise the limit with "
+            "PAPERTRAIL_MAX_PDF_MB.",
+            code="too_large",
+        )
+
+
+def open_document(data: bytes, password: str | None = None) -> pymupdf.Document:
+    """Open PDF bytes, authenticating if needed; raises PaperTrailError on failure."""
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as exc:  # FileDataError, EmptyFileError, RuntimeError from MuPDF
+        raise PaperTrailError(
+            "This PDF is damaged and cannot be read. Re-export or re-download it and upload "
+            "it again.",
+            code="corrupt",
+        ) from exc
+    if doc.needs_pass and not _authenticate(doc, password):
+        doc.close()
+        wrong = "That password did not open it. " if password else ""
+        raise PaperTrailError(
+            f"This PDF is password-protected. {wrong}Upload an unprotected copy, or give "
+            "the password (CLI: --password).",
+            code="encrypted",
+        )
+    if doc.page_count == 0:
+        doc.close()
+        raise PaperTrailError(
+            "This PDF has no readable pages (its page tree is missing or broken). "
+            "Re-export it from the original application and upload it again.",
+            code="no_pages",
+        )
+    return doc
+
+
+def page_list(pages: Iterable[int]) -> str:
+    """``[3, 4, 5, 8]`` -> ``"3-5, 8"`` for messages."""
+    out: list[str] = []
+    for p in sorted(set(pages)):
+        if out and out[-1].split("-")[-1] == str(p - 1):
+            out[-1] = f"{out[-1].split('-')[0]}-{p}"
+        else:
+            out.append(str(p))
+    return ", ".join(out)
+
+
+def _authenticate(doc: pymupdf.Document, password: str | None) -> bool:
+    if not password:
+        return False
+    tries = [password] + [unicodedata.normalize(f, password) for f in ("NFC", "NFKC", "NFD")]
+    return any(doc.authenticate(p) for p in dict.fromkeys(tries))
+
+
+def _ocr_page(page: pymupdf.Page, pno: int, engine: OcrEngine) -> list[Block]:
+    """Render ``page`` as displayed, OCR it and turn the lines into Blocks (ocr=True)."""
+    try:
+        pix = page.get_pixmap(dpi=OCR_DPI)
+        found = engine.read(pix.tobytes("png"))
+    except Exception:
+        log.warning("OCR failed on page %d", pno, exc_info=True)
+        return []
+    scale = 72.0 / OCR_DPI  # pixels -> points
+    todo = []
+    for text, px in found:
+        text = clean_text(text)
+        if text:
+            r = Rect(px.x0 * scale, px.y0 * scale, px.x1 * scale, px.y1 * scale)
+            todo.append(TextBlock([TextLine(text, (r.x0, r.y0, r.x1, r.y1), r)]))
+    blocks = [to_block(tb, pno, 0.0, ocr=True) for tb in reading_order(todo)]
+    return blocks if has_text(" ".join(b.text for b in blocks)) else []
+
+
+def _warnings(repaired: bool, broken: list[int], no_text: tuple[int, ...], ocred: list[int]):
+    if repaired:
+        yield "The PDF was damaged and had to be repaired while reading; some text may be missing."
+    if broken:
+        yield f"Page(s) {page_list(broken)} could not be read and were skipped."
+    if no_text:
+        yield (
+            f"Page(s) {page_list(no_text)} have no usable text (they look scanned), "
+            "so nothing on them can be found or cited."
+        )
+    if ocred:
+        yield f"Page(s) {page_list(ocred)} were read with OCR; their text may contain errors."
