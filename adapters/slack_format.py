@@ -6,8 +6,8 @@ Everything shown comes from PDFs, an LLM or users, so every string is escaped
 here: a section's text <= 3,000 characters, a message's fallback ``text`` <=
 4,000, at most 50 blocks, and a conservative cap on the total block text of
 one message (Slack's undocumented ``msg_blocks_too_long``); a longer reply is
-split into several messages. Uploading images and talking to the Web API is
-left to ``adapters/slack.py``.
+split into several messages. Talking to the Web API and uploading images is
+left to ``adapters/slack_reply.py``.
 """
 
 from __future__ import annotations
@@ -28,6 +28,10 @@ class SlackMessage:
 
     text: str
     blocks: tuple[dict, ...] = ()
+
+    def plain(self) -> str:
+        """The blocks' text joined, for when Slack rejects the blocks."""
+        return "\n\n".join(block_text(b) for b in self.blocks) or self.text
 
     def payload(self) -> dict:
         """Keyword arguments for chat.postMessage / chat.update."""
@@ -100,7 +104,8 @@ def reply_blocks(reply: Reply) -> list[dict]:
     """All blocks of ``reply`` in display order: warnings, text, sources, footer."""
     blocks: list[dict] = []
     for warning in reply.warnings:  # above the answer, so an ungrounded answer reads as such
-        for piece in split_text(":warning: " + escape(warning)):
+        icon = "" if warning.startswith(("⚠", ":warning:")) else ":warning: "
+        for piece in split_text(icon + escape(warning)):
             blocks.append(_section(piece))
     body = _ICON.get(reply.kind, "") + escape(reply.text) if reply.text.strip() else ""
     for piece in split_text(body):
@@ -108,7 +113,7 @@ def reply_blocks(reply: Reply) -> list[dict]:
     if reply.sources:
         listing = "*Sources*\n" + "\n".join(escape(s) for s in reply.sources)
         for piece in split_text(listing):
-            blocks.append(_context(piece) if len(reply.sources) <= 3 else _section(piece))
+            blocks.append(_context(piece))
     if reply.footer.strip():
         blocks.append(_context(truncate(escape(reply.footer), SECTION_LIMIT)))
     return blocks
@@ -122,16 +127,16 @@ def reply_messages(reply: Reply) -> list[SlackMessage]:
     groups: list[list[dict]] = [[]]
     size = 0
     for block in blocks:
-        n = len(_block_text(block))
+        n = len(block_text(block))
         if groups[-1] and (len(groups[-1]) >= MAX_BLOCKS or size + n > MESSAGE_CHARS):
             groups.append([])
             size = 0
         groups[-1].append(block)
         size += n
-    first_text = escape(reply.text) if reply.text.strip() else _block_text(blocks[0])
+    first_text = escape(reply.text) if reply.text.strip() else block_text(blocks[0])
     messages = []
     for i, group in enumerate(groups):
-        fallback = first_text if i == 0 else _block_text(group[0])
+        fallback = first_text if i == 0 else block_text(group[0])
         messages.append(SlackMessage(truncate(fallback, TEXT_LIMIT), tuple(group)))
     return messages
 
@@ -147,7 +152,26 @@ def notice_message(line: str) -> SlackMessage:
     return SlackMessage(truncate(text, TEXT_LIMIT), (_section(truncate(text, SECTION_LIMIT)),))
 
 
-def _block_text(block: dict) -> str:
+def block_text(block: dict) -> str:
+    """The text a section or context block shows."""
     if block.get("type") == "section":
         return block["text"]["text"]
     return "".join(e.get("text", "") for e in block.get("elements", ()))
+
+
+def explain_api_error(error: str, doing: str, needed: str = "") -> str:
+    """A Web API error code as a sentence that tells the admin how to fix it."""
+    if error == "missing_scope":
+        scope = f"the `{needed}` scope" if needed else "a scope it needs"
+        return (
+            f"I could not {doing}: the Slack app lacks {scope}. An admin should add it under "
+            "OAuth & Permissions and reinstall the app."
+        )
+    if error in ("not_in_channel", "channel_not_found"):
+        return (
+            f"I could not {doing}: I am not a member of this channel. "
+            "Invite me with /invite @PaperTrail and ask again."
+        )
+    if error == "ratelimited":
+        return f"I could not {doing}: Slack is rate-limiting me. Please try again in a minute."
+    return f"I could not {doing}: Slack answered `{error}`."

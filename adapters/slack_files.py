@@ -1,0 +1,235 @@
+"""Finds a mention's PDFs in Slack and downloads them safely.
+
+``gather`` lists the files a question may be about, in the order the service
+expects: the message's own files, then earlier files in its thread
+(``conversations.replies``), then recent channel history
+(``conversations.history``, bounded). Only the message's own files may be
+non-PDFs (so the service can say why it cannot read them); older files are
+filtered to PDFs. ``SlackDownloader.download`` fetches ``url_private_download``
+with the bot token, never sends that token to another host on a redirect,
+enforces the size limit before and during the download, and recognises the
+HTML sign-in page Slack serves when the ``files:read`` scope is missing.
+Posting replies is left to ``adapters/slack_reply.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from adapters.service import Attachment
+from adapters.slack_format import explain_api_error
+from papertrail.errors import PaperTrailError
+
+log = logging.getLogger(__name__)
+
+HISTORY_LIMIT = 20  # channel messages searched for earlier PDFs
+THREAD_LIMIT = 200  # thread replies searched (one page of conversations.replies)
+_GONE = ("tombstone", "hidden_by_limit")  # deleted, or hidden by the free plan's limit
+SIGNATURE_WINDOW = 1024  # the PDF spec allows junk before "%PDF" within the first KiB
+
+
+def is_pdf(file: dict) -> bool:
+    name = str(file.get("name") or file.get("title") or "").lower()
+    return (
+        file.get("filetype") == "pdf"
+        or file.get("mimetype") == "application/pdf"
+        or name.endswith(".pdf")
+    )
+
+
+def _origin(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme.lower(), parts.netloc.lower()
+
+
+class _SameOriginAuth(urllib.request.HTTPRedirectHandler):
+    """Re-sends the bot token on a redirect only to the origin it was meant for."""
+
+    def __init__(self, authorization: str, origin: tuple[str, str]) -> None:
+        self.authorization = authorization
+        self.origin = origin
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        # The token is an unredirected header, so urllib drops it; put it back
+        # only when the redirect stays on the same scheme and host.
+        if new is not None and _origin(newurl) == self.origin:
+            new.add_unredirected_header("Authorization", self.authorization)
+        elif new is not None:
+            log.info("download redirected to another host; not sending the bot token there")
+        return new
+
+
+class SlackDownloader:
+    """Downloads Slack-hosted files with the bot token."""
+
+    def __init__(self, token: str, *, max_bytes: int, timeout: float = 60.0) -> None:
+        self._authorization = f"Bearer {token}"
+        self.max_bytes = max_bytes
+        self.timeout = timeout
+
+    def _too_large(self, name: str, size: int) -> PaperTrailError:
+        return PaperTrailError(
+            f"{name} is {size / 1e6:.1f} MB, above the {self.max_bytes / 1e6:.0f} MB limit. "
+            "Split the PDF or ask an admin to raise PAPERTRAIL_MAX_PDF_MB.",
+            code="too_large",
+        )
+
+    def download(self, file: dict) -> bytes:
+        """The file's bytes, checked to be a PDF; raises PaperTrailError with the fix."""
+        name = str(file.get("name") or file.get("title") or "the file")
+        size = file.get("size")
+        if isinstance(size, int) and size > self.max_bytes:
+            raise self._too_large(name, size)
+        url = file.get("url_private_download") or file.get("url_private")
+        if not url:
+            raise PaperTrailError(
+                f"Slack gave me no download link for {name}. Upload it again as a file.",
+                code="download",
+            )
+        request = urllib.request.Request(url, headers={"User-Agent": "PaperTrail"})
+        request.add_unredirected_header("Authorization", self._authorization)
+        opener = urllib.request.build_opener(_SameOriginAuth(self._authorization, _origin(url)))
+        try:
+            with opener.open(request, timeout=self.timeout) as response:
+                content_type = response.headers.get_content_type()
+                data = response.read(self.max_bytes + 1)
+        except urllib.error.HTTPError as err:
+            raise PaperTrailError(
+                f"I could not download {name}: Slack answered HTTP {err.code}. "
+                "Check that the file still exists and that the app has the files:read scope.",
+                code="download",
+            ) from None
+        except (urllib.error.URLError, OSError) as err:
+            log.warning("download of %s failed: %s", file.get("id"), err)
+            raise PaperTrailError(
+                f"I could not download {name}: the connection to Slack failed. Please try again.",
+                code="download",
+            ) from None
+        if len(data) > self.max_bytes:
+            raise self._too_large(name, len(data))
+        if b"%PDF" not in data[:SIGNATURE_WINDOW]:
+            if content_type == "text/html" or data.lstrip()[:1] == b"<":
+                raise PaperTrailError(
+                    f"I could not download {name}: Slack sent a sign-in page instead of the "
+                    "file, which means the app lacks the files:read scope. An admin should "
+                    "add files:read under OAuth & Permissions and reinstall the app.",
+                    code="missing_scope",
+                )
+            raise PaperTrailError(
+                f"{name} is not a PDF. I can only read PDF files: export it as PDF and upload "
+                "it again.",
+                code="not_pdf",
+            )
+        return data
+
+
+@dataclass(frozen=True)
+class Found:
+    """What ``gather`` found: the attachments and user-facing notes on what failed."""
+
+    attachments: tuple[Attachment, ...]
+    notes: tuple[str, ...] = ()
+
+
+class _Gatherer:
+    def __init__(self, client: WebClient, downloader: SlackDownloader) -> None:
+        self.client = client
+        self.downloader = downloader
+        self.seen: set[str] = set()  # file ids already listed
+        self.notes: list[str] = []
+        self.out: list[Attachment] = []
+
+    def api(self, doing: str, method: str, **kwargs) -> dict | None:
+        try:
+            return getattr(self.client, method)(**kwargs).data
+        except SlackApiError as err:
+            error = str(err.response.get("error", "error"))
+            needed = str(err.response.get("needed", ""))
+            log.warning("%s failed: %s (needed: %s)", method, error, needed or "-")
+            note = explain_api_error(error, doing, needed)
+            if note not in self.notes:
+                self.notes.append(note)
+            return None
+
+    def add(self, files: list[dict], source: str, pdf_only: bool) -> None:
+        for file in files:
+            file_id = str(file.get("id", ""))
+            if not file_id or file_id in self.seen or file.get("mode") in _GONE:
+                continue
+            if file.get("file_access") == "check_file_info" or not file.get("name"):
+                info = self.api("read the file's details", "files_info", file=file_id)
+                if not info or not info.get("file"):
+                    continue
+                file = info["file"]
+            if pdf_only and not is_pdf(file):
+                continue
+            self.seen.add(file_id)
+            self.out.append(
+                Attachment(
+                    name=str(file.get("name") or file.get("title") or file_id),
+                    fetch=lambda f=file: self.downloader.download(f),
+                    size=file.get("size") if isinstance(file.get("size"), int) else None,
+                    mimetype=str(file.get("mimetype") or ""),
+                    key=file_id,
+                    source=source,
+                )
+            )
+
+
+def gather(
+    client: WebClient,
+    downloader: SlackDownloader,
+    event: dict,
+    *,
+    history_limit: int = HISTORY_LIMIT,
+) -> Found:
+    """The files a mention may refer to, newest first within thread and history."""
+    g = _Gatherer(client, downloader)
+    channel, ts = event["channel"], event["ts"]
+    thread_ts = event.get("thread_ts") or ts
+    own = list(event.get("files") or [])
+    thread: list[dict] = []
+    if thread_ts != ts:
+        data = g.api(
+            "read this thread",
+            "conversations_replies",
+            channel=channel,
+            ts=thread_ts,
+            limit=THREAD_LIMIT,
+        )
+        for message in (data or {}).get("messages", []):
+            if message.get("ts") == ts:
+                own = own or list(message.get("files") or [])
+            elif float(message.get("ts", 0)) < float(ts):
+                thread.append(message)
+        thread.reverse()  # conversations.replies is oldest first; the latest upload wins
+    history: list[dict] = []
+    if history_limit > 0:
+        data = g.api(
+            "read the channel's recent messages",
+            "conversations_history",
+            channel=channel,
+            latest=ts,  # history as it was when the question was asked
+            inclusive=True,
+            limit=history_limit + 1,  # + the message itself (when it is not in a thread)
+        )
+        for message in (data or {}).get("messages", []):  # newest first
+            if message.get("ts") == ts:
+                # The app_mention copy of a post may lack files[] (bolt-python#925).
+                own = own or list(message.get("files") or [])
+            else:
+                history.append(message)
+    g.add(own, "message", pdf_only=False)
+    for message in thread:
+        g.add(list(message.get("files") or []), "thread", pdf_only=True)
+    for message in history:
+        g.add(list(message.get("files") or []), "history", pdf_only=True)
+    return Found(tuple(g.out), tuple(g.notes))
