@@ -62,7 +62,10 @@ def _show_verifier(pt: PaperTrail, doc_id: str) -> None:
     """Verify a hand-written draft with one right, one altered and one misplaced claim."""
     hits = pt.retriever.search(CHANNEL, "net income revenue turbines", k=5, doc_ids=[doc_id])
     good = next((i for i, h in enumerate(hits, 1) if "1,577,000" in h.chunk.text), None)
-    wrong = next((i for i, h in enumerate(hits, 1) if "38 turbines" not in h.chunk.text), None)
+    wrong = next(
+        (i for i, h in enumerate(hits, 1) if i != good and "38 turbines" not in h.chunk.text),
+        None,
+    )
     if good is None or wrong is None:
         print("(verifier showcase skipped: retrieval did not return the finance passage)")
         return
