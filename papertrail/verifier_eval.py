@@ -1,0 +1,196 @@
+"""Measures the citation verifier on labelled (claim, chunk, supported) pairs.
+
+``evaluate_pairs`` runs ``verify.judge`` and the seed's word-overlap rule on
+the same pairs and reports, for each, the share of wrong citations caught
+(overall and per kind of negative), the share of good citations dropped, and
+the macro-F1 over the two classes. ``run`` is ``papertrail eval-verifier``:
+it loads the bundled embedding model, prints a table and can write JSON. The
+pairs format is one JSON object per line with ``claim``, ``chunk_text``,
+``supported`` and ``kind`` (``positive``, ``hard``, ``number``, ``random``);
+``id``, ``source`` and ``doc`` are optional. It trains or tunes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from papertrail import textnorm as tn
+from papertrail.errors import PaperTrailError
+from papertrail.protocols import Embedder
+from papertrail.verify import judge, passages
+
+SEED_MIN_SHARED = 3  # the seed accepted a chunk sharing 3+ words of 5+ letters with the claim
+_ORDER = ["positive", "hard", "number", "random"]
+
+
+def seed_supports(claim: str, chunk_text: str) -> bool:
+    """The original rule: claim and chunk share at least 3 words of 5 or more letters."""
+    words = {w for w in claim.lower().split() if len(w) >= 5}
+    return len(words & set(chunk_text.lower().split())) >= SEED_MIN_SHARED
+
+
+def _context(pair: dict) -> str:
+    """What a reader sees next to the excerpt: the document's file name, without extension."""
+    return Path(pair.get("doc", "")).stem
+
+
+def _ours(pairs: list[dict], embedder: Embedder | None) -> list[bool]:
+    claims = [tn.strip_markers(p["claim"]) for p in pairs]
+    vectors: dict[str, object] = {}
+    if embedder is not None:
+        texts = list(dict.fromkeys(claims))
+        chunk_passages = {p["chunk_text"]: passages(p["chunk_text"]) for p in pairs}
+        for ps in chunk_passages.values():
+            texts += [t for t in ps if t not in texts]
+        vecs = embedder.embed(texts)
+        by_text = dict(zip(texts, vecs, strict=True))
+        vectors = {c: by_text[c] for c in claims}
+        for chunk, ps in chunk_passages.items():
+            vectors[chunk] = [by_text[t] for t in ps]
+    verdicts = []
+    for p, claim in zip(pairs, claims, strict=True):
+        j = judge(
+            p["claim"],
+            p["chunk_text"],
+            claim_vec=vectors.get(claim),
+            chunk_vec=vectors.get(p["chunk_text"]),
+            context=_context(p),
+        )
+        verdicts.append(j.supported)
+    return verdicts
+
+
+def score(pairs: list[dict], accepted: list[bool]) -> dict:
+    """Catch rate, false-drop rate, per kind and per source, and macro-F1."""
+    neg, caught, pos, dropped = Counter(), Counter(), Counter(), Counter()
+    errors = []
+    for p, ok in zip(pairs, accepted, strict=True):
+        kind, src = p.get("kind", "negative"), p.get("source", "")
+        if p["supported"]:
+            pos[kind] += 1
+            pos["src:" + src] += 1
+            dropped[kind] += not ok
+            dropped["src:" + src] += not ok
+        else:
+            neg[kind] += 1
+            neg["src:" + src] += 1
+            caught[kind] += not ok
+            caught["src:" + src] += not ok
+        if ok != p["supported"]:
+            errors.append(p.get("id", p["claim"][:60]))
+    kinds = [k for k in {**pos, **neg} if not k.startswith("src:")]
+    n_pos = sum(pos[k] for k in kinds)
+    n_neg = sum(neg[k] for k in kinds)
+    n_drop = sum(dropped[k] for k in kinds)
+    n_caught = sum(caught[k] for k in kinds)
+    per_kind = {}
+    for k in sorted(kinds, key=lambda k: (_ORDER.index(k) if k in _ORDER else len(_ORDER), k)):
+        if pos[k]:
+            per_kind[k] = {"n": pos[k], "false_drop": _rate(dropped[k], pos[k])}
+        else:
+            per_kind[k] = {"n": neg[k], "catch": _rate(caught[k], neg[k])}
+    per_source = {}
+    for s in sorted({k[4:] for k in {**pos, **neg} if k.startswith("src:")}):
+        per_source[s] = {
+            "catch": _rate(caught["src:" + s], neg["src:" + s]),
+            "false_drop": _rate(dropped["src:" + s], pos["src:" + s]),
+        }
+    return {
+        "n": len(pairs),
+        "catch": _rate(n_caught, n_neg),
+        "false_drop": _rate(n_drop, n_pos),
+        "macro_f1": _macro_f1(n_pos - n_drop, n_drop, n_caught, n_neg - n_caught),
+        "per_kind": per_kind,
+        "per_source": per_source,
+        "errors": errors,
+    }
+
+
+def _rate(k: int, n: int) -> float:
+    return round(k / n, 4) if n else 0.0
+
+
+def _macro_f1(tp: int, fn: int, tn_: int, fp: int) -> float:
+    """Mean F1 of "supported" (accepted positives) and "unsupported" (rejected negatives)."""
+
+    def f1(hit: int, miss: int, false: int) -> float:
+        return 2 * hit / (2 * hit + miss + false) if hit else 0.0
+
+    return round((f1(tp, fn, fp) + f1(tn_, fp, fn)) / 2, 4)
+
+
+def evaluate_pairs(pairs: list[dict], *, embedder: Embedder | None) -> dict:
+    """Both verifiers on ``pairs``: {"ours": {...}, "seed": {...}}."""
+    ours = _ours(pairs, embedder)
+    seed = [seed_supports(p["claim"], p["chunk_text"]) for p in pairs]
+    return {"ours": score(pairs, ours), "seed": score(pairs, seed)}
+
+
+def load_pairs(path: Path) -> list[dict]:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        pairs = [json.loads(line) for line in lines if line.strip()]
+    except (OSError, ValueError) as e:
+        raise PaperTrailError(
+            f"Could not read the pairs file {path} ({e}). Give a JSONL file with one "
+            "{claim, chunk_text, supported, kind} object per line.",
+            code="input",
+        ) from None
+    bad = [
+        i + 1 for i, p in enumerate(pairs) if not {"claim", "chunk_text", "supported"} <= p.keys()
+    ]
+    if bad:
+        raise PaperTrailError(
+            f"Lines {bad[:5]} of {path} lack claim, chunk_text or supported.", code="input"
+        )
+    return pairs
+
+
+def format_table(result: dict) -> str:
+    """The two verifiers side by side, one row per measure."""
+    ours, seed = result["ours"], result["seed"]
+    rows = [("catch (all negatives)", "catch", None)]
+    rows += [
+        (f"  catch: {k} (n={v['n']})", "catch", k)
+        for k, v in ours["per_kind"].items()
+        if "catch" in v
+    ]
+    rows += [
+        (
+            f"false drop (n={ours['per_kind'].get('positive', {}).get('n', '?')})",
+            "false_drop",
+            None,
+        ),
+        ("macro-F1", "macro_f1", None),
+    ]
+    out = [f"{'':34} {'ours':>8} {'seed':>8}"]
+    for label, key, kind in rows:
+        a = ours[key] if kind is None else ours["per_kind"][kind][key]
+        b = seed[key] if kind is None else seed["per_kind"][kind][key]
+        out.append(f"{label:34} {_fmt(key, a):>8} {_fmt(key, b):>8}")
+    for src, v in ours["per_source"].items():
+        out.append(f"  ours on {src}: catch {v['catch']:.1%}, false drop {v['false_drop']:.1%}")
+    if ours["errors"]:
+        out.append("ours got wrong: " + ", ".join(ours["errors"]))
+    return "\n".join(out)
+
+
+def _fmt(key: str, x: float) -> str:
+    return f"{x:.3f}" if key == "macro_f1" else f"{x:.1%}"
+
+
+def run(path: Path, json_out: Path | None = None, *, embedder: Embedder | None = None) -> int:
+    """``papertrail eval-verifier PAIRS.jsonl [--json OUT]``: print the table, 0 on success."""
+    pairs = load_pairs(path)
+    if embedder is None:
+        from papertrail.embed import SentenceTransformerEmbedder
+
+        embedder = SentenceTransformerEmbedder()
+    result = evaluate_pairs(pairs, embedder=embedder)
+    print(f"{len(pairs)} pairs from {path}")
+    print(format_table(result))
+    if json_out:
+        Path(json_out).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return 0
