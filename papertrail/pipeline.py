@@ -62,6 +62,7 @@ class PaperTrail:
         self.ocr = ocr
         self.retriever = Retriever(store, embedder)
         self.files = Path(settings.data_dir) / "files"
+        self.embed_batch = EMBED_BATCH
 
     @classmethod
     def from_settings(cls, settings: Settings) -> PaperTrail:
@@ -81,7 +82,7 @@ class PaperTrail:
         return cls(
             settings,
             embedder=embedder,
-            store=open_store(settings),
+            store=open_store(settings, model=embedder.name),
             generator=get_generator(settings, fallback=extractive),
             ocr=ocr,
         )
@@ -143,7 +144,7 @@ class PaperTrail:
         embed_s = store_s = 0.0
         try:
             self._save_pdf(channel, doc_id, data, password)
-            for i in range(0, len(chunks), EMBED_BATCH):
+            for i in range(0, len(chunks), self.embed_batch):
                 if time.perf_counter() - start > self.settings.max_index_seconds:
                     raise PaperTrailError(
                         f"Indexing {name} took longer than the limit of "
@@ -151,7 +152,7 @@ class PaperTrail:
                         "(PAPERTRAIL_MAX_INDEX_SECONDS). Split the PDF or raise the limit.",
                         code="timeout",
                     )
-                batch = chunks[i : i + EMBED_BATCH]
+                batch = chunks[i : i + self.embed_batch]
                 t0 = time.perf_counter()
                 vectors = self.embedder.embed([c.text for c in batch])
                 t1 = time.perf_counter()
