@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from dotenv import dotenv_values
 
@@ -69,7 +70,11 @@ class BotConfig:
         "PAPERTRAIL_HEALTH_PORT",
         "Port for /healthz in discord, local and Socket Mode processes; 0 = no health server.",
     )
-    log_level: str = _f("INFO", "PAPERTRAIL_LOG_LEVEL", "DEBUG, INFO, WARNING or ERROR.")
+    log_level: str = _f(
+        "",
+        "PAPERTRAIL_LOG_LEVEL",
+        "DEBUG, INFO, WARNING or ERROR; empty = INFO for the bots, WARNING for local.",
+    )
 
     def secrets(self) -> tuple[str, ...]:
         """Every configured secret value, for the log redactor."""
@@ -90,7 +95,9 @@ def describe() -> list[tuple[str, str, str]]:
     return [(f.metadata["env"], str(f.default), f.metadata["help"]) for f in _platform_fields()]
 
 
-def load_config(env: Mapping[str, str] | None = None, dotenv_path: str | None = ".env") -> BotConfig:
+def load_config(
+    env: Mapping[str, str] | None = None, dotenv_path: str | Path | None = ".env"
+) -> BotConfig:
     """Read ``env`` (default ``os.environ``) over the ``.env`` file at ``dotenv_path``.
 
     A variable set in the environment, even to an empty string, wins over the

@@ -12,7 +12,7 @@ Three layers, because libraries log in different ways:
 
 What counts as a secret: the configured values themselves (``add_secrets``)
 and token shapes (Slack ``xoxb-``/``xoxp-``/``xapp-``/``xoxe-``, ``Bearer``
-and ``Bot`` authorization values, Groq ``gsk_`` keys, ``sk-`` keys, Discord
+authorization values, Groq ``gsk_`` keys, ``sk-`` keys, Discord
 bot tokens). It leaves out anything written with ``print`` or straight to a
 stream, which the bot code does not do for secrets.
 """
@@ -32,10 +32,14 @@ MIN_SECRET_LEN = 8  # shorter configured "secrets" (placeholders) would redact o
 _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bxoxe\.xox[a-z]-[\w-]+"), "xoxe." + REDACTED),  # rotating Slack tokens
     (re.compile(r"\b(xox[a-z]|xapp)-[\w-]+"), r"\1-" + REDACTED),
-    (re.compile(r"\b(gsk|sk|sk-proj)[_-][A-Za-z0-9_-]{16,}"), r"\1_" + REDACTED),
-    (re.compile(r"(?i)\b(bearer|bot)(\s+)[\w.~+/=-]{8,}"), r"\1\2" + REDACTED),
+    (re.compile(r"\b(gsk_|sk-)[A-Za-z0-9_-]{16,}"), r"\1" + REDACTED),  # Groq, OpenAI-style
+    # an Authorization value; the digit look-ahead spares English ("bearer authentication")
+    (re.compile(r"(?i)\b(bearer\s+)(?=[\w.~+/=-]*\d)[\w.~+/=-]{8,}"), r"\1" + REDACTED),
     (re.compile(r"\b[\w-]{20,}\.[\w-]{5,8}\.[\w-]{25,}"), REDACTED),  # Discord token / JWT
 )
+
+# kept in front of a registered secret's redaction, like the patterns above do
+_PREFIX = re.compile(r"^(xoxe\.|xox[a-z]-|xapp-|gsk_|sk-)")
 
 
 class Redactor:
@@ -55,7 +59,8 @@ class Redactor:
     def redact(self, text: str) -> str:
         for secret in self._secrets:
             if secret in text:
-                text = text.replace(secret, REDACTED)
+                prefix = _PREFIX.match(secret)
+                text = text.replace(secret, (prefix.group(0) if prefix else "") + REDACTED)
         for pattern, repl in _PATTERNS:
             text = pattern.sub(repl, text)
         return text
@@ -123,6 +128,9 @@ def setup_logging(level: str = "INFO", secrets: Iterable[str] = (), stream=None)
     handler.setFormatter(RedactingFormatter(_FORMAT))
     handler.addFilter(RedactingFilter())
     handler._papertrail = True  # type: ignore[attr-defined]
+    # on the handler too: libraries that set their own logger to DEBUG (bm25s) still
+    # propagate here, and the root level alone would not stop them
+    handler.setLevel(level)
     root.addHandler(handler)
     root.setLevel(level)
     # chatty libraries: their INFO lines carry URLs and payload sizes, not news

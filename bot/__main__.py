@@ -1,0 +1,213 @@
+"""``python -m bot slack|discord|local``: start one PaperTrail process.
+
+Loads the configuration (environment over ``.env``), checks what the mode
+needs, sets up redacted logging, builds the shared ``ChatService`` and runs
+the platform adapter until SIGTERM/SIGINT, then closes the pipeline and logs
+"stopped". A ``PaperTrailError`` at start-up (a missing or malformed
+variable, an unusable data directory) prints one line on stderr and exits 2;
+an unexpected start-up failure is logged, redacted, and exits 1. The adapters
+themselves live in ``adapters/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import re
+import signal
+import sys
+import threading
+from collections.abc import Mapping, Sequence
+from typing import TextIO
+
+from bot.config import BotConfig, load_config, require, slack_mode
+from bot.health import health_payload, serve_health
+from bot.logs import redact, setup_logging
+from papertrail.errors import PaperTrailError
+
+log = logging.getLogger("bot")
+
+EXIT_CONFIG = 2  # same code argparse uses for a bad command line
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run PaperTrail: a chat bot that answers questions about PDFs "
+        "with verified citations.",
+        epilog="Configuration comes from the environment and .env (see .env.example).\n"
+        "Try it without tokens:\n"
+        '  python -m bot local --pdf report.pdf --ask "What is the warranty period?"',
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--env-file", default=".env", help="file of VAR=value lines read under the environment"
+    )
+    sub = parser.add_subparsers(dest="mode", required=True, metavar="{slack,discord,local}")
+    port_help = "port to listen on: Slack HTTP events, or /healthz for the other processes"
+    slack = sub.add_parser(
+        "slack",
+        help="Slack bot: Socket Mode with SLACK_APP_TOKEN, else HTTP mode on PORT",
+    )
+    slack.add_argument("--port", type=int, help=port_help)
+    discord = sub.add_parser("discord", help="Discord bot (gateway connection)")
+    discord.add_argument("--port", type=int, help=port_help)
+    local = sub.add_parser("local", help="console channel, no tokens needed")
+    local.add_argument("--port", type=int, help=port_help)
+    local.add_argument("--pdf", action="append", default=[], metavar="FILE", help="PDF to add")
+    local.add_argument(
+        "--ask", action="append", default=[], metavar="QUESTION", help="question to ask"
+    )
+    local.add_argument("--out", default="out", help="folder for snippet PNGs (default ./out)")
+    local.add_argument("--channel", default="local:console", help="channel id for the index")
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    pipeline=None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """Run one process; returns its exit code. ``pipeline`` lets tests skip the model."""
+    args = build_parser().parse_args(argv)
+    try:
+        cfg = load_config(env, dotenv_path=args.env_file)
+        if args.port is not None:
+            cfg = cfg.replace(port=args.port, health_port=args.port)
+        require(cfg, args.mode)
+    except PaperTrailError as exc:
+        return _fail(exc)
+
+    _offline_defaults(cfg)
+    default_level = "WARNING" if args.mode == "local" else "INFO"
+    setup_logging(cfg.log_level or default_level, cfg.secrets())
+    previous = _on_sigterm_interrupt()
+    service = health = None
+    try:
+        from bot.wiring import build_service, describe_service
+
+        log.info("starting %s; %s", args.mode, describe_service(cfg))
+        service = build_service(cfg, pipeline)
+        if cfg.health_port and not (args.mode == "slack" and slack_mode(cfg) == "http"):
+            # Slack HTTP mode serves /healthz on its own server, on the same port
+            health = serve_health(cfg.health_port, lambda: health_payload(service, mode=args.mode))
+        return _run(args, cfg, service, stdin=stdin, stdout=stdout)
+    except PaperTrailError as exc:
+        return _fail(exc)
+    except KeyboardInterrupt:
+        log.info("interrupted")
+        return 0
+    except Exception as exc:
+        known = platform_error(exc)
+        if known is not None:
+            return _fail(known)
+        log.exception("PaperTrail stopped on an unexpected error")
+        return 1
+    finally:
+        if health is not None:
+            health.close()
+        if service is not None:
+            from bot.wiring import close_service
+
+            close_service(service)
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+        log.info("stopped")
+
+
+def _run(args, cfg: BotConfig, service, *, stdin, stdout) -> int:
+    if args.mode == "slack":
+        from adapters.slack import build_slack_app, run_http, run_socket_mode
+
+        app = build_slack_app(
+            service,
+            bot_token=cfg.slack_bot_token,
+            signing_secret=cfg.slack_signing_secret or None,
+            api_url=cfg.slack_api_url or None,
+            max_pdf_bytes=cfg.settings.max_pdf_bytes,
+        )
+        if slack_mode(cfg) == "socket":
+            log.info("Slack Socket Mode")
+            run_socket_mode(app, cfg.slack_app_token)
+        else:
+            log.info("Slack HTTP mode on port %d", cfg.port)
+            run_http(app, cfg.port)
+        return 0
+    if args.mode == "discord":
+        from adapters.discord_bot import run
+
+        run(
+            cfg.discord_token,
+            service,
+            api_url=cfg.discord_api_url or None,
+            gateway_url=cfg.discord_gateway_url or None,
+        )
+        return 0
+    from adapters.local import LocalConsole, run_batch, run_interactive
+
+    console = LocalConsole(service, out=stdout, out_dir=args.out, channel=args.channel)
+    if args.pdf or args.ask:
+        return run_batch(console, args.pdf, args.ask)
+    return run_interactive(console, stdin)
+
+
+def platform_error(exc: BaseException) -> PaperTrailError | None:
+    """A platform's refusal of our credentials or setup, as a one-line fix; else None."""
+    kind = f"{type(exc).__module__}.{type(exc).__name__}"
+    text = str(exc)
+    if kind == "slack_bolt.error.BoltError" and "auth.test" in text:
+        found = re.search(r"'error': '([\w.-]+)'", text)
+        reason = f" ({found.group(1)})" if found else ""
+        return PaperTrailError(
+            f"Slack rejected SLACK_BOT_TOKEN{reason}: reinstall the app to the workspace and "
+            "copy the Bot User OAuth Token again.",
+            code="config",
+        )
+    if kind == "discord.errors.LoginFailure":
+        return PaperTrailError(
+            "Discord rejected DISCORD_TOKEN: reset the token (developer portal > Bot > "
+            "Reset Token) and set the new one.",
+            code="config",
+        )
+    if kind == "discord.errors.PrivilegedIntentsRequired":
+        return PaperTrailError(
+            "Discord refused the Message Content intent: enable it in the developer portal "
+            "(Bot > Privileged Gateway Intents > Message Content Intent) and restart.",
+            code="config",
+        )
+    return None
+
+
+def _offline_defaults(cfg: BotConfig) -> None:
+    """No telemetry, and no model-hub calls when the bundled model is used."""
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")  # Chroma
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # no fork warnings from threads
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # tqdm bars garble the logs
+    if not cfg.settings.embedding_model:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+def _fail(exc: PaperTrailError) -> int:
+    print(f"papertrail: {redact(exc.message)}", file=sys.stderr)
+    return EXIT_CONFIG
+
+
+def _on_sigterm_interrupt():
+    """Make SIGTERM (what Render and Docker send) unwind like Ctrl-C, through ``finally``."""
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        return None  # signals can only be handled in the main thread (tests may run us elsewhere)
+    return signal.signal(signal.SIGTERM, handler)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
