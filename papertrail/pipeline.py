@@ -79,10 +79,13 @@ class PaperTrail:
             except ImportError:  # the OCR engine is optional
                 get_ocr = None
             ocr = get_ocr() if get_ocr else None
+        store = open_store(settings, model=embedder.name)
+        # Documents a crash left half-indexed are invisible already; this frees their space.
+        store.cleanup(older_than=settings.max_index_seconds)
         return cls(
             settings,
             embedder=embedder,
-            store=open_store(settings, model=embedder.name),
+            store=store,
             generator=get_generator(settings, fallback=extractive),
             ocr=ocr,
         )
@@ -168,6 +171,10 @@ class PaperTrail:
             self.store.delete(channel, doc_id)
             self._pdf_path(channel, doc_id).unlink(missing_ok=True)
             raise
+        try:
+            self.retriever.warm(channel)  # build the BM25 index now, not on the first question
+        except Exception:  # only a speed-up: the first question builds it otherwise
+            log.exception("warming the BM25 index of %s failed", channel)
         timings = {
             "read": t_read - start,
             "chunk": t_chunk - t_read,
@@ -209,7 +216,9 @@ class PaperTrail:
             channel, question, k=k or self.settings.top_k, doc_ids=doc_ids, mode=mode
         )
         draft = self.generator.generate(question, hits)
-        checked = verify_answer(draft.text, hits, embedder=self.embedder)
+        cited = [h.chunk.id for h in hits]
+        stored = self.store.chunk_vectors(channel, cited) if cited else {}
+        checked = verify_answer(draft.text, hits, embedder=self.embedder, chunk_vectors=stored)
         snippets = ()
         if render and checked.citations:
             snippets = tuple(self._render(channel, checked.citations))

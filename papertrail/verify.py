@@ -13,7 +13,7 @@ retrieve anything, and it never rewrites the words of the answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -262,11 +262,16 @@ def verify_answer(
     *,
     embedder: Embedder | None = None,
     refusal: str = REFUSAL,
+    chunk_vectors: Mapping[str, np.ndarray] | None = None,
 ) -> VerifiedText:
-    """Judge every (sentence, cited excerpt) pair of ``text``; keep and renumber the good ones."""
+    """Judge every (sentence, cited excerpt) pair of ``text``; keep and renumber the good ones.
+
+    ``chunk_vectors`` (chunk id -> stored embedding of the chunk text) saves
+    embedding the cited excerpts again.
+    """
     sentences, claims, groups = _split(text)
     pairs = {(g.claim, m) for g in groups for m in g.markers if 1 <= m <= len(hits)}
-    vectors = _embed(embedder, claims, hits, pairs)
+    vectors = _embed(embedder, claims, hits, pairs, chunk_vectors or {})
     verdicts: dict[tuple[int, int], Judgement] = {}
     for s_idx, m in sorted(pairs):
         chunk = hits[m - 1].chunk
@@ -311,7 +316,7 @@ def verify_answer(
     return VerifiedText(out.strip(), tuple(kept), tuple(dropped), grounded, refused)
 
 
-def _embed(embedder, claims, hits, pairs) -> dict[tuple[str, int], np.ndarray]:
+def _embed(embedder, claims, hits, pairs, stored) -> dict[tuple[str, int], np.ndarray]:
     """Vectors for every judged claim and every passage of every cited excerpt.
 
     Two calls: whole excerpts, then claims and sentences. The model pads a batch
@@ -323,7 +328,14 @@ def _embed(embedder, claims, hits, pairs) -> dict[tuple[str, int], np.ndarray]:
     c_ids = sorted({c for c, _ in pairs})
     m_ids = sorted({m for _, m in pairs})
     cited = {m: passages(hits[m - 1].chunk.text) for m in m_ids}
-    wholes = np.asarray(embedder.embed([cited[m][0] for m in m_ids]))
+    todo = [m for m in m_ids if hits[m - 1].chunk.id not in stored]
+    fresh = dict(zip(todo, np.asarray(embedder.embed([cited[m][0] for m in todo])), strict=True))
+    wholes = np.vstack(
+        [
+            np.asarray(stored.get(hits[m - 1].chunk.id, fresh.get(m)), dtype=np.float32)
+            for m in m_ids
+        ]
+    )
     short = [claims[c] for c in c_ids] + [t for m in m_ids for t in cited[m][1:]]
     vecs = np.asarray(embedder.embed(short))
     out = {("s", c): vecs[i] for i, c in enumerate(c_ids)}
