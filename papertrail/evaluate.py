@@ -169,7 +169,8 @@ def answer_record(pt: PaperTrail, item: Item, channel: str) -> dict:
     }
 
 
-def run_eval(args, settings: Settings) -> int:
+def run_eval(args, settings: Settings, *, pipeline: PaperTrail | None = None) -> int:
+    """Run the evaluation ``args`` describe; ``pipeline`` replaces the cached real one."""
     items = load_items(args.data)[: args.limit or None]
     if not items:
         raise PaperTrailError(f"{args.data} holds no questions.", code="eval")
@@ -179,7 +180,7 @@ def run_eval(args, settings: Settings) -> int:
     print(
         f"eval {args.data.name}: {len(items)} questions, mode {mode}, k {args.k}", file=sys.stderr
     )
-    pt = build(settings, args.mode, cache)
+    pt = pipeline or build(settings, args.mode, cache)
     channels = index_all(pt, items)
 
     progress = cache / "progress" / f"{_run_key(args)}.jsonl"
