@@ -31,6 +31,7 @@ from adapters.discord_reply import NO_MENTIONS, InteractionSink, MessageSink, Pr
 from adapters.discord_slash import add_slash_commands
 from adapters.service import Attachment, ChatService, Mention, Reply
 from papertrail.errors import PaperTrailError
+from papertrail.names import safe_filename
 
 log = logging.getLogger(__name__)
 
@@ -264,9 +265,10 @@ class PaperTrailClient(discord.Client):
 
     def _attachment(self, att: discord.Attachment, source: str) -> Attachment:
         url, name, size, limit = att.url, att.filename, att.size, self.max_bytes
+        shown = safe_filename(name, suffix="")  # the uploader's name, in error replies
         return Attachment(
             name=name,
-            fetch=lambda: download(url, name, size, limit),
+            fetch=lambda: download(url, shown, size, limit),
             size=size,
             mimetype=(att.content_type or "").split(";")[0].strip(),
             key=f"discord:{att.id}",

@@ -221,6 +221,12 @@ def build_slack_app(
     return app
 
 
+class _EventServer(ThreadingHTTPServer):
+    # socketserver listens with a backlog of 5: a burst of deliveries (Slack retries,
+    # many channels at once) got connections reset while the accept loop was busy.
+    request_queue_size = 128
+
+
 def make_http_server(app: App, port: int, host: str = "0.0.0.0") -> ThreadingHTTPServer:
     """A threaded server for ``/slack/events`` and ``/healthz`` (port 0 = any free port)."""
 
@@ -257,7 +263,7 @@ def make_http_server(app: App, port: int, host: str = "0.0.0.0") -> ThreadingHTT
         def log_message(self, format, *args):
             log.debug("http: " + format, *args)
 
-    server = ThreadingHTTPServer((host, port), Handler)
+    server = _EventServer((host, port), Handler)
     server.daemon_threads = True
     return server
 

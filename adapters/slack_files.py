@@ -26,6 +26,7 @@ from slack_sdk.errors import SlackApiError
 from adapters.service import Attachment
 from adapters.slack_format import explain_api_error
 from papertrail.errors import PaperTrailError
+from papertrail.names import safe_filename
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +85,8 @@ class SlackDownloader:
 
     def download(self, file: dict) -> bytes:
         """The file's bytes, checked to be a PDF; raises PaperTrailError with the fix."""
-        name = str(file.get("name") or file.get("title") or "the file")
+        raw = file.get("name") or file.get("title")  # the uploader's: shown only sanitised
+        name = safe_filename(str(raw), suffix="") if raw else "the file"
         size = file.get("size")
         if isinstance(size, int) and size > self.max_bytes:
             raise self._too_large(name, size)

@@ -25,6 +25,8 @@ def safe_filename(name: str, *, default: str = "document.pdf", suffix: str = ".p
     if not name:
         name = default
     stem, dot, ext = name.rpartition(".")
+    if not dot and not suffix:  # no extension, and none required: the name is all stem
+        return name[:MAX_LEN].rstrip(" ._") or default
     if suffix and (not dot or "." + ext.lower() != suffix):
         stem, ext = name, suffix.lstrip(".")
     stem = stem[: MAX_LEN - len(ext) - 1].rstrip(" ._") or "document"
