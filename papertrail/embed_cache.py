@@ -60,3 +60,46 @@ class CachingEmbedder:
         if not keys:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([found[k] for k in keys])
+
+
+class MemoEmbedder:
+    """An in-memory LRU of short texts' vectors, for answering questions.
+
+    The extractive answerer and the verifier embed the same sentences of the
+    same retrieved chunks, within one question and across questions on one
+    document; this keeps them. Long texts (whole chunks at indexing time) pass
+    straight through, so indexing never floods the cache.
+    """
+
+    def __init__(self, inner: Embedder, *, max_items: int = 50_000, max_chars: int = 400):
+        from collections import OrderedDict
+
+        self.inner = inner
+        self.name = inner.name
+        self.max_items = max_items  # 50k x 384 float32 = about 75 MB at most
+        self.max_chars = max_chars
+        self._memo: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        out: list[np.ndarray | None] = [None] * len(texts)
+        with self._lock:
+            for i, t in enumerate(texts):
+                v = self._memo.get(t)
+                if v is not None:
+                    self._memo.move_to_end(t)
+                    out[i] = v
+        todo = [i for i, v in enumerate(out) if v is None]
+        if todo:
+            fresh = np.asarray(self.inner.embed([texts[i] for i in todo]), dtype=np.float32)
+            with self._lock:
+                for j, i in enumerate(todo):
+                    out[i] = fresh[j]
+                    if len(texts[i]) <= self.max_chars:
+                        self._memo[texts[i]] = fresh[j]
+                while len(self._memo) > self.max_items:
+                    self._memo.popitem(last=False)
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack(out)

@@ -68,9 +68,10 @@ class PaperTrail:
     def from_settings(cls, settings: Settings) -> PaperTrail:
         """The production wiring: bundled model, Chroma, Groq or offline answers, OCR."""
         from papertrail.embed import get_embedder
+        from papertrail.embed_cache import MemoEmbedder
         from papertrail.llm import get_generator
 
-        embedder = get_embedder(settings)
+        embedder = MemoEmbedder(get_embedder(settings))
         extractive = ExtractiveGenerator(embedder)
         ocr = None
         if settings.ocr:
