@@ -22,6 +22,14 @@ SECRETS = {
     "groq": "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",
     "llm": "sk-local-0123456789abcdefABCDEF",
 }
+LIBRARY_LOGGERS = (
+    "slack_bolt.App",
+    "slack_sdk.socket_mode",
+    "discord.gateway",
+    "httpx",
+    "groq._base_client",
+    "papertrail.llm",
+)
 # a secret with no recognisable shape: only its registration can catch it
 PLAIN = "correct-horse-battery-staple-42"
 
@@ -37,9 +45,17 @@ def captured():
         sys.excepthook,
         threading.excepthook,
     )
+    # Bolt sets its own loggers' levels when an app is built (another test may have
+    # built one): let them inherit from the root again for the duration.
+    named = [logging.getLogger(n) for n in LIBRARY_LOGGERS]
+    levels = [lg.level for lg in named]
+    for lg in named:
+        lg.setLevel(logging.NOTSET)
     stream = io.StringIO()
     handler = setup_logging("DEBUG", [*SECRETS.values(), PLAIN], stream=stream)
     yield stream
+    for lg, level in zip(named, levels, strict=True):
+        lg.setLevel(level)
     root.removeHandler(handler)
     root.handlers[:] = saved[0]
     root.setLevel(saved[1])
