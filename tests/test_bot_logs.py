@@ -29,6 +29,11 @@ LIBRARY_LOGGERS = (
     "httpx",
     "groq._base_client",
     "papertrail.llm",
+    "papertrail",
+    "slack_bolt",
+    "slack_sdk",
+    "discord",
+    "groq",
 )
 # a secret with no recognisable shape: only its registration can catch it
 PLAIN = "correct-horse-battery-staple-42"
@@ -48,14 +53,16 @@ def captured():
     # Bolt sets its own loggers' levels when an app is built (another test may have
     # built one): let them inherit from the root again for the duration.
     named = [logging.getLogger(n) for n in LIBRARY_LOGGERS]
-    levels = [lg.level for lg in named]
+    levels = [(lg.level, lg.disabled) for lg in named]
     for lg in named:
         lg.setLevel(logging.NOTSET)
+        lg.disabled = False
     stream = io.StringIO()
     handler = setup_logging("DEBUG", [*SECRETS.values(), PLAIN], stream=stream)
     yield stream
-    for lg, level in zip(named, levels, strict=True):
+    for lg, (level, disabled) in zip(named, levels, strict=True):
         lg.setLevel(level)
+        lg.disabled = disabled
     root.removeHandler(handler)
     root.handlers[:] = saved[0]
     root.setLevel(saved[1])
