@@ -31,6 +31,9 @@ RANK_BONUS = 0.1  # the top excerpt's edge over the last, added to relevance
 QUANTITY_BONUS = 0.1  # for a sentence with figures when the question asks for a quantity
 MAX_OVERLAP = 0.6  # word overlap (Jaccard) above which a sentence repeats a chosen one
 MAX_CHARS = 400  # longer sentences are cut into rows or pieces
+TOPIC_SHARE = 0.6  # a question word in this share of the excerpts is the document's topic
+FOCUS_RARITY = 1.5  # rarer than everyday words: "chief" 1.9, "many" 1.1 (textnorm.rarity)
+FOCUS_SIM = 0.6  # cosine at which a sentence answers the question without its focus words
 SHORTLIST = 12  # sentences per question scored with the embedding model
 TABLE_NUMBERS = 6  # a "sentence" with this many numbers is a table run: quote it by rows
 _QUANTITY = re.compile(
@@ -99,6 +102,7 @@ class ExtractiveGenerator:
         shortlist = sorted(range(len(pool)), key=lambda k: -(lexical[k] + bonus[k]))
         shortlist = [k for k in shortlist[:SHORTLIST] if lexical[k] > 0 or self.embedder]
         sims = self._similarities(question, [pool[k][1] for k in shortlist])
+        focus = self._focus(question, hits)
         scored = []
         for j, k in enumerate(shortlist):
             n, s = pool[k]
@@ -106,6 +110,8 @@ class ExtractiveGenerator:
             if relevance <= 0:
                 continue
             words = frozenset(tn.stem(w) for w in tn.content_words(s))
+            if focus and not focus & words and (sims is None or sims[j] < FOCUS_SIM):
+                continue  # it shares only the document's topic words with the question
             scored.append((relevance, _Candidate(s, n, relevance + bonus[k], words)))
         if not scored or max(r for r, _ in scored) < MIN_RELEVANCE:
             return []
@@ -121,6 +127,23 @@ class ExtractiveGenerator:
         # Quote in reading order: by excerpt, then as the sentences came.
         order = {(n, s): k for k, (n, s) in enumerate(pool)}
         return sorted(chosen, key=lambda c: order[(c.hit, c.text)])
+
+    @staticmethod
+    def _focus(question: str, hits: Sequence[Hit]) -> frozenset[str]:
+        """The question's words that are not the document's topic.
+
+        In a report about a cooperative every excerpt says "cooperative": a
+        sentence sharing only that word with "Who is the cooperative's chief
+        executive?" does not answer it. Words found in most retrieved excerpts
+        are such topic words; the rest are what the question is about.
+        """
+        # Everyday words ("many", "find") frame the question rather than name its subject.
+        stems = {tn.stem(w) for w in tn.content_words(question) if tn.rarity(w) >= FOCUS_RARITY}
+        if len(hits) < 3:  # too few excerpts to tell topic from focus
+            return frozenset()
+        texts = [frozenset(tn.stem(w) for w in tn.content_words(h.chunk.text)) for h in hits]
+        topic = {w for w in stems if sum(w in t for t in texts) >= TOPIC_SHARE * len(texts)}
+        return frozenset(stems - topic)
 
     def _similarities(self, question: str, sentences: list[str]) -> np.ndarray | None:
         if self.embedder is None or not sentences:

@@ -87,3 +87,16 @@ def test_embeds_a_bounded_shortlist_in_one_call():
     many = [f"Layer {i} of the encoder stack is described in section {i}." for i in range(30)]
     ExtractiveGenerator(emb).generate("How is the encoder stack built?", hits(*many))
     assert emb.calls == 1 and emb.texts_embedded <= SHORTLIST + 1
+
+
+def test_sentences_sharing_only_the_topic_words_are_not_an_answer():
+    topic = [
+        "The cooperative operates a tidal array with 38 turbines.",
+        "The cooperative repaid 2.0 million of its loan this year.",
+        "Members of the cooperative received a dividend of 4.5 percent.",
+    ]
+    h = hits(*topic)
+    gen = ExtractiveGenerator()
+    assert gen.generate("Who is the cooperative's chief executive?", h).text == REFUSAL
+    answer = gen.generate("What dividend did members of the cooperative receive?", h).text
+    assert "4.5 percent [3]" in answer
