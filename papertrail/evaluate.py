@@ -264,9 +264,10 @@ def _load_progress(path: Path) -> dict[str, dict]:
 def _print_table(table: dict[str, dict], name: str, n: int) -> None:
     cols = [c for c in next(iter(table.values())) if c != "failed"]
     print(f"\n{name}: {n} questions")
-    print(f"{'configuration':<46}" + "".join(f"{c:>12}" for c in cols))
+    width = {c: max(9, len(c)) + 2 for c in cols}
+    print(f"{'configuration':<46}" + "".join(f"{c:>{width[c]}}" for c in cols))
     for label, m in table.items():
-        cells = "".join(f"{_fmt(m.get(c)):>12}" for c in cols)
+        cells = "".join(f"{_fmt(m.get(c)):>{width[c]}}" for c in cols)
         print(f"{label:<46}{cells}")
     failed = next(iter(table.values())).get("failed") or 0
     if failed:
