@@ -33,7 +33,9 @@ class HashEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for i, text in enumerate(texts):
             for word in _WORD.findall(text.lower()):
-                h = int.from_bytes(hashlib.blake2b(word[:6].encode(), digest_size=4).digest(), "big")
+                h = int.from_bytes(
+                    hashlib.blake2b(word[:6].encode(), digest_size=4).digest(), "big"
+                )
                 out[i, h % self.dim] += 1.0
             norm = np.linalg.norm(out[i])
             out[i] = out[i] / norm if norm else 1.0 / np.sqrt(self.dim)
@@ -52,3 +54,30 @@ class ScriptedGenerator:
         self.asked.append((question, tuple(hits)))
         text = self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
         return Draft(text=text, mode=self.mode)
+
+
+def gated_pipeline(settings, *, generator=None):
+    """The real pipeline on a hash embedder and an in-memory Chroma, except that
+    indexing a file named in ``pipeline.gates`` waits until its Event is set."""
+    import threading
+
+    from papertrail.pipeline import PaperTrail
+    from papertrail.store import ChromaStore
+
+    class GatedPaperTrail(PaperTrail):
+        gates: dict[str, threading.Event]
+
+        def ingest(self, channel, name, data, **kwargs):
+            if name in self.gates:
+                self.gates[name].wait(10)
+            return super().ingest(channel, name, data, **kwargs)
+
+    embedder = HashEmbedder()
+    pipeline = GatedPaperTrail(
+        settings,
+        embedder=embedder,
+        store=ChromaStore.ephemeral(model=embedder.name),
+        generator=generator,
+    )
+    pipeline.gates = {}
+    return pipeline

@@ -15,12 +15,10 @@ import pytest
 
 from adapters.discord_bot import build_client
 from adapters.service import ChatService
-from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
-from papertrail.store import ChromaStore
 from tests.fake_discord import BOT_ID, CHANNELS, FakeDiscord
 from tests.fake_discord_runner import BotThread
-from tests.fakes import HashEmbedder, ScriptedGenerator
+from tests.fakes import ScriptedGenerator, gated_pipeline
 from tests.pdfs import simple_pdf
 
 GENERAL, RANDOM = CHANNELS["general"], CHANNELS["random"]
@@ -37,29 +35,12 @@ HARBOUR = [
 ]
 
 
-class GatedPaperTrail(PaperTrail):
-    """The real pipeline, except that indexing a file named in ``gates`` waits for it."""
-
-    gates: dict[str, threading.Event]
-
-    def ingest(self, channel, name, data, **kwargs):
-        if name in self.gates:
-            self.gates[name].wait(10)
-        return super().ingest(channel, name, data, **kwargs)
-
-
 @pytest.fixture
 def bot(tmp_path, request):
     """The bot on the real pipeline; ``indirect`` parametrisation passes a generator."""
     settings = Settings(data_dir=tmp_path / "data", ocr=False, max_pdf_mb=0.5)
-    embedder = HashEmbedder()
-    pipeline = GatedPaperTrail(
-        settings,
-        embedder=embedder,
-        store=ChromaStore.ephemeral(model=embedder.name),
-        generator=getattr(request, "param", None),  # None: the offline extractive answers
-    )
-    pipeline.gates = {}
+    # generator None: the offline extractive answers
+    pipeline = gated_pipeline(settings, generator=getattr(request, "param", None))
     client = build_client(ChatService(pipeline), guild_ready_timeout=0.05, progress_interval=0.05)
     with FakeDiscord() as fake:
         try:

@@ -16,36 +16,19 @@ import pytest
 
 from adapters.service import ChatService
 from adapters.slack import build_slack_app
-from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
-from papertrail.store import ChromaStore
 from tests.fake_slack import FakeSlack, RunningBot
-from tests.fakes import HashEmbedder
+from tests.fakes import gated_pipeline
 from tests.pdfs import paper_pdf, simple_pdf
 
 SECRET = "pipeline-signing-secret"
-
-
-class GatedPaperTrail(PaperTrail):
-    """The real pipeline, except that indexing a file named in ``gates`` waits for it."""
-
-    gates: dict[str, threading.Event]
-
-    def ingest(self, channel, name, data, **kwargs):
-        if name in self.gates:
-            self.gates[name].wait(10)
-        return super().ingest(channel, name, data, **kwargs)
 
 
 @pytest.fixture
 def slack(tmp_path):
     fake = FakeSlack()
     settings = Settings(data_dir=tmp_path / "data", ocr=False, max_pdf_mb=1.0)
-    embedder = HashEmbedder()
-    pipeline = GatedPaperTrail(
-        settings, embedder=embedder, store=ChromaStore.ephemeral(model=embedder.name)
-    )
-    pipeline.gates = {}
+    pipeline = gated_pipeline(settings)
     app = build_slack_app(
         ChatService(pipeline),
         bot_token=fake.token,
