@@ -91,12 +91,13 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", dest="as_json", help="machine-readable output")
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, pipeline=None) -> int:
+    """Run one command; ``pipeline`` replaces the real one (tests pass a small one)."""
     _offline_env()
     args = build_parser().parse_args(argv)
     try:
         settings = Settings.from_env()
-        return _dispatch(args, settings)
+        return _dispatch(args, settings, pipeline)
     except PaperTrailError as e:
         print(f"papertrail: {e.message}", file=sys.stderr)
         return 2
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def _dispatch(args, settings: Settings) -> int:
+def _dispatch(args, settings: Settings, pipeline=None) -> int:
     cmd = args.command
     if cmd == "eval":
         from papertrail.evaluate import run_eval
@@ -130,7 +131,7 @@ def _dispatch(args, settings: Settings) -> int:
 
     from papertrail.pipeline import PaperTrail
 
-    pt = PaperTrail.from_settings(settings)
+    pt = pipeline or PaperTrail.from_settings(settings)
     if cmd == "ask":
         return _ask(pt, args)
     if cmd == "ingest":
