@@ -213,3 +213,36 @@ def test_alpha_one_is_the_dense_ranking(store, emb):
     dense_only = Retriever(store, emb, alpha=1.0, figure_boost=0.0, name_boost=0.0)
     fused = [h.chunk.id for h in dense_only.search("C", question, k=4)]
     assert fused == [h.chunk.id for h in dense_only.search("C", question, k=4, mode="dense")]
+
+
+STATEMENT_PAGES = [
+    "Note 7. Accounts payable and accrued expenses: accounts payable to suppliers and payable "
+    "terms; accounts payable programs are described here in the notes.",
+    "Accounts payable include supplier finance programs; accounts payable balances vary.",
+    "CONSOLIDATED BALANCE SHEETS (in millions) December 31, 2016 2017 ASSETS Cash 19,334",
+    "Current liabilities: Accounts payable 25,309 34,616 Accrued expenses 13,739 18,170",
+]
+
+
+def test_a_named_statement_lifts_every_chunk_of_its_page(store, emb):
+    add(store, "C", STATEMENT_PAGES, b"st")
+    question = "Based on the balance sheet, what was year end accounts payable? Round to millions."
+    plain = Retriever(store, emb, statement_boost=0.0).search("C", question, k=4)
+    assert plain[0].chunk.page == 1  # the premise: the notes win on words alone
+    hits = Retriever(store, emb).search("C", question, k=4)
+    assert hits[0].chunk.page == 2
+    # the page's untitled chunk gains as much as its titled one
+    gain = {h.chunk.index: h.score for h in hits}
+    for h in plain:
+        gain[h.chunk.index] -= h.score
+    assert gain[2] == pytest.approx(0.6) and gain[3] == pytest.approx(0.6)
+    assert gain[0] == pytest.approx(0.0)
+    # no statement named or implied: no lift
+    other = Retriever(store, emb).search("C", "Which supplier programs exist?", k=4)
+    assert other[0].chunk.page == 1
+
+
+def test_bm25_query_gains_filing_wording(store, retriever):
+    add(store, "C", ["Net sales grew 31% in 2017.", "Headcount grew in 2017."], b"rv")
+    hits = retriever.search("C", "How much did revenue grow?", k=1, mode="bm25")
+    assert hits and hits[0].chunk.text.startswith("Net sales")
