@@ -67,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--json", type=Path, dest="json_out")
     e.add_argument("--limit", type=int, help="only the first N questions")
     e.add_argument("--ablation", action="store_true", help="also vector-only and BM25-only")
+    e.add_argument(
+        "--baseline", action="store_true", help="also the LangChain 800/100 + MiniLM pipeline"
+    )
 
     v = sub.add_parser("eval-verifier", help="measure the citation verifier on labelled pairs")
     v.add_argument("pairs", type=Path)

@@ -221,9 +221,10 @@ def run_eval(args, settings: Settings, *, pipeline: PaperTrail | None = None) ->
     table = {"ours (hybrid)": metrics}
     for cfg in configs[1:]:
         table[f"{cfg} only"] = summarise([{**r, **r.get(cfg, {})} for r in records], multi_doc)
-    if args.ablation and baseline.available():
+    want_baseline = getattr(args, "baseline", False)
+    if want_baseline and baseline.available():
         table["baseline (LangChain 800/100 + MiniLM, dense)"] = _baseline(pt, items)
-    elif args.ablation:
+    elif want_baseline:
         print("baseline skipped: pip install -e '.[eval]' for langchain-text-splitters")
     _print_table(table, args.data.name, len(items))
     if args.json_out:
