@@ -70,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument(
         "--baseline", action="store_true", help="also the LangChain 800/100 + MiniLM pipeline"
     )
+    e.add_argument(
+        "--chunk-size", type=int, help="index at this chunk size instead (own cached index)"
+    )
 
     v = sub.add_parser("eval-verifier", help="measure the citation verifier on labelled pairs")
     v.add_argument("pairs", type=Path)

@@ -180,7 +180,7 @@ def run_eval(args, settings: Settings, *, pipeline: PaperTrail | None = None) ->
     print(
         f"eval {args.data.name}: {len(items)} questions, mode {mode}, k {args.k}", file=sys.stderr
     )
-    pt = pipeline or build(settings, args.mode, cache)
+    pt = pipeline or build(settings, args.mode, cache, getattr(args, "chunk_size", None))
     channels = index_all(pt, items)
 
     progress = cache / "progress" / f"{_run_key(args)}.jsonl"
@@ -246,7 +246,8 @@ def _baseline(pt: PaperTrail, items: list[Item]) -> dict:
 
 
 def _run_key(args) -> str:
-    key = f"{args.data.resolve()}|{args.mode}|{args.k}|{args.ablation}|{args.limit}"
+    size = getattr(args, "chunk_size", None)
+    key = f"{args.data.resolve()}|{args.mode}|{args.k}|{args.ablation}|{args.limit}|{size}"
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
