@@ -1,8 +1,27 @@
 """Test-wide environment: no network, no telemetry, no hub downloads."""
 
+import logging
 import os
+import sys
+import threading
+
+import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+
+@pytest.fixture
+def restore_logging():
+    """Undo what bot.logs.setup_logging does to the process (handlers, hooks, factory)."""
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level, logging.getLogRecordFactory())
+    hooks = (sys.excepthook, threading.excepthook)
+    yield
+    root.handlers[:] = saved[0]
+    root.setLevel(saved[1])
+    logging.setLogRecordFactory(saved[2])
+    sys.excepthook, threading.excepthook = hooks
+    logging.captureWarnings(False)

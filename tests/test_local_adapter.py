@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 import os
 import signal
 import socket
-import sys
-import threading
 import urllib.request
 
 import pymupdf
@@ -161,19 +158,6 @@ def real_pipeline(tmp_path, answer: str) -> PaperTrail:
         store=ChromaStore.ephemeral(model=embedder.name),
         generator=ScriptedGenerator(answer),
     )
-
-
-@pytest.fixture
-def restore_logging():
-    root = logging.getLogger()
-    saved = (root.handlers[:], root.level, logging.getLogRecordFactory())
-    hooks = (sys.excepthook, threading.excepthook)
-    yield
-    root.handlers[:] = saved[0]
-    root.setLevel(saved[1])
-    logging.setLogRecordFactory(saved[2])
-    sys.excepthook, threading.excepthook = hooks
-    logging.captureWarnings(False)
 
 
 def test_batch_mode_answers_with_a_verified_citation_and_a_png(tmp_path, restore_logging):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import logging
 import os
 import re
 import shlex
@@ -18,7 +17,6 @@ import tomllib
 import urllib.request
 from pathlib import Path
 
-import pytest
 import yaml
 
 from bot.__main__ import build_parser, main
@@ -125,19 +123,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-@pytest.fixture
-def restore_logging():
-    root = logging.getLogger()
-    saved = (root.handlers[:], root.level, logging.getLogRecordFactory())
-    hooks = (sys.excepthook, threading.excepthook)
-    yield
-    root.handlers[:] = saved[0]
-    root.setLevel(saved[1])
-    logging.setLogRecordFactory(saved[2])
-    sys.excepthook, threading.excepthook = hooks
-    logging.captureWarnings(False)
 
 
 class Pipeline:
