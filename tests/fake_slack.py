@@ -85,12 +85,7 @@ class FakeSlack:
         self.port = self.server.server_port
         self.base = f"http://127.0.0.1:{self.port}"
         self.api_url = self.base + "/api/"
-        self._thread = threading.Thread(
-            target=self.server.serve_forever,
-            args=(0.05,),
-            daemon=True,  # quick shutdown
-        )
-        self._thread.start()
+        self._thread = serve_in_background(self.server)
 
     def close(self) -> None:
         self.server.shutdown()
@@ -503,14 +498,16 @@ class RunningBot:
         self.events = EventSender(
             self.url + "/slack/events", signing_secret, team=team, bot_user=bot_user
         )
-        self._thread = threading.Thread(
-            target=self.server.serve_forever,
-            args=(0.05,),
-            daemon=True,  # quick shutdown
-        )
-        self._thread.start()
+        self._thread = serve_in_background(self.server)
 
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
         self.app.papertrail.close()
+
+
+def serve_in_background(server) -> threading.Thread:
+    """Run ``server.serve_forever`` in a daemon thread polling every 50 ms (quick shutdown)."""
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    return thread
