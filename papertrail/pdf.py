@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 
 OCR_DPI = 200  # enough for OCR of 9-pt print, ~1700x2200 px for a letter page
 MAX_OCR_PIXELS = 4000  # long side of the rendered page, in pixels
+MIN_IMAGE_COVER = 0.1  # share of a page that pictures must cover for it to look scanned
+MIN_OUTLINE_PATHS = 100  # vector paths on a page without text that look like outlined type
 
 
 class OcrEngine(Protocol):
@@ -68,7 +70,8 @@ def read_pdf(
                 code="too_many_pages",
             )
         pages: list[tuple[int, list[TextBlock]]] = []
-        empty: list[int] = []
+        empty: list[int] = []  # no usable text, but ink that OCR could read
+        blank: list[int] = []  # no usable text and nothing OCR could read either
         broken: list[int] = []
         for i in range(total):
             try:
@@ -79,8 +82,10 @@ def read_pdf(
                 broken.append(i + 1)
             if has_text(" ".join(ln.text for tb in found for ln in tb.lines)):
                 pages.append((i + 1, found))
-            else:
+            elif i + 1 in broken or looks_scanned(doc[i]):
                 empty.append(i + 1)
+            else:
+                blank.append(i + 1)
             if progress:
                 progress(i + 1, total)
         body = body_size(tb for _, page in pages for tb in page)
@@ -100,7 +105,8 @@ def read_pdf(
                     ocred.append(pno)
             blocks.sort(key=lambda b: b.page)  # stable: keeps each page's order
         repaired = bool(doc.is_repaired)
-    no_text = tuple(p for p in empty if p not in ocred)
+    unread = [p for p in empty if p not in ocred]
+    no_text = tuple(sorted(unread + blank))
     if not blocks:
         how = " even after OCR" if ocr is not None else ""
         raise PaperTrailError(
@@ -115,7 +121,7 @@ def read_pdf(
         no_text_pages=no_text,
         ocr_pages=tuple(ocred),
         repaired=repaired,
-        warnings=tuple(_warnings(repaired, broken, no_text, ocred)),
+        warnings=tuple(_warnings(repaired, broken, unread, ocred)),
     )
 
 
@@ -220,7 +226,35 @@ def _ocr_page(page: pymupdf.Page, pno: int, engine: OcrEngine) -> list[Block]:
     return blocks if has_text(" ".join(b.text for b in blocks)) else []
 
 
-def _warnings(repaired: bool, broken: list[int], no_text: tuple[int, ...], ocred: list[int]):
+def looks_scanned(page: pymupdf.Page) -> bool:
+    """True when a page without usable text still holds something OCR could read.
+
+    That is pictures over a tenth of the page, glyphs the text layer cannot map
+    to characters (control codes, U+FFFD, private use: Type3 fonts without a
+    Unicode map) or many vector paths (type converted to outlines). A page with
+    only a title, a page number or rules has none of these: OCR would spend
+    about a second on it for nothing, and calling it "scanned" would be wrong.
+    """
+    area = abs(page.rect) or 1.0
+    try:
+        covered = sum(abs(pymupdf.Rect(im["bbox"]) & page.rect) for im in page.get_image_info())
+        if covered / area >= MIN_IMAGE_COVER:
+            return True
+        raw = page.get_text()
+        if any(_unmapped(c) for c in raw):
+            return True
+        return len(page.get_drawings()) >= MIN_OUTLINE_PATHS
+    except Exception:  # when in doubt, let OCR have a look
+        log.debug("could not inspect page %d", page.number + 1, exc_info=True)
+        return True
+
+
+def _unmapped(c: str) -> bool:
+    cat = unicodedata.category(c)
+    return c == "\ufffd" or cat == "Co" or (cat == "Cc" and not c.isspace())
+
+
+def _warnings(repaired: bool, broken: list[int], no_text: list[int], ocred: list[int]):
     if repaired:
         yield "The PDF was damaged and had to be repaired while reading; some text may be missing."
     if broken:

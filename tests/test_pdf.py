@@ -300,3 +300,53 @@ def test_ocr_reads_pages_without_text():
 def test_ocr_that_finds_nothing_leaves_no_text():
     err = error(pdfs.image_only_pdf(), ocr=FakeOcr([("~", Rect(0, 0, 10, 10))]))
     assert err.code == "no_text" and "OCR" in err.message
+
+
+def _with_page(draw) -> bytes:
+    """A text page, then a page that ``draw(page)`` fills, then a text page."""
+    doc = pymupdf.open("pdf", pdfs.simple_pdf(["Opening page of ordinary prose text.", ""]))
+    doc.delete_page(1)
+    page = doc.new_page(width=612, height=792)
+    draw(page)
+    doc.insert_pdf(pymupdf.open("pdf", pdfs.simple_pdf(["Closing page of ordinary prose."])))
+    return doc.tobytes()
+
+
+def _title_only(page: pymupdf.Page) -> None:
+    page.insert_text((250, 380), "PIRACY", fontsize=20)  # a part title, as books have
+    page.draw_line((200, 400), (412, 400))
+
+
+def _small_logo(page: pymupdf.Page) -> None:
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
+    pix.clear_with(90)
+    page.insert_image(pymupdf.Rect(500, 700, 560, 760), pixmap=pix)  # under 1% of the page
+
+
+def _outlined_type(page: pymupdf.Page) -> None:
+    for row in range(20):  # glyph-sized paths, as "convert text to outlines" leaves
+        for col in range(10):
+            page.draw_rect(pymupdf.Rect(72 + col * 12, 72 + row * 14, 80 + col * 12, 82 + row * 14))
+
+
+@pytest.mark.parametrize("draw", [_title_only, _small_logo, lambda page: None])
+def test_blank_or_title_pages_are_not_ocred_nor_called_scanned(draw):
+    ocr = FakeOcr([("Text that must never be asked for", Rect(200, 200, 1000, 240))])
+    parsed = read(_with_page(draw), ocr=ocr)
+    assert ocr.images == []  # nothing on the page for OCR to read
+    assert parsed.no_text_pages == (2,) and parsed.ocr_pages == ()
+    assert not any("scanned" in w or "OCR" in w for w in parsed.warnings)
+
+
+def test_outlined_type_is_handed_to_ocr():
+    ocr = FakeOcr([("Words drawn as vector outlines", Rect(200, 200, 1000, 240))])
+    parsed = read(_with_page(_outlined_type), ocr=ocr)
+    assert len(ocr.images) == 1 and parsed.ocr_pages == (2,)
+    assert "vector outlines" in page_text(parsed, 2)
+
+
+def test_unmapped_glyphs_count_as_scanned():
+    from papertrail.pdf import _unmapped
+
+    assert _unmapped("\x19") and _unmapped("\ufffd") and _unmapped("\ue000")
+    assert not any(_unmapped(c) for c in "PIRACY \n\t❚ 247")
