@@ -81,6 +81,12 @@ class MemoEmbedder:
         self._memo: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
+    def warm(self) -> None:
+        """Load the inner model now, if it can be (see ``pipeline.start_warming``)."""
+        warm = getattr(self.inner, "warm", None)
+        if callable(warm):
+            warm()
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         texts = list(texts)
         out: list[np.ndarray | None] = [None] * len(texts)

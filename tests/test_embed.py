@@ -99,3 +99,36 @@ def test_bundled_model_embeds_meaningfully():
     similar, unrelated = vectors[0] @ vectors[1], vectors[0] @ vectors[2]
     assert similar > unrelated + 0.3
     assert embedder.dim == 384
+
+
+def test_batches_run_side_by_side_and_come_back_in_input_order(tiny_model):
+    texts = [("word " * n).strip() for n in (9, 1, 30, 4, 17, 2, 11)]  # lengths shuffled
+    alone = np.stack([SentenceTransformerEmbedder(tiny_model).embed([t])[0] for t in texts])
+    together = SentenceTransformerEmbedder(tiny_model, batch_size=2).embed(texts)
+    np.testing.assert_allclose(together, alone, atol=1e-5)
+
+
+def test_concurrent_callers_each_get_their_own_rows(tiny_model):
+    # six callers' batches interleave on the shared workers; none may get another's rows
+    embedder = SentenceTransformerEmbedder(tiny_model, batch_size=1)
+    texts = [
+        [f"caller {i} text {j} " + "pad " * ((i + j) % 7) for j in range(12)] for i in range(6)
+    ]
+    expected = [embedder.embed(t) for t in texts]
+    results: list = [None] * 6
+    errors: list[BaseException] = []
+
+    def work(i):
+        try:
+            results[i] = embedder.embed(texts[i])
+        except BaseException as exc:  # reported below rather than lost in the thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    for got, want in zip(results, expected, strict=True):
+        np.testing.assert_allclose(got, want, atol=1e-5)
