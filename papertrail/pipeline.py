@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from papertrail.verify import verify_answer
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]  # (pages done, pages total)
-EMBED_BATCH = 64  # chunks per embedding call: big enough to batch, small enough for progress
+EMBED_BATCH = 256  # chunks per embedding call: fills the embedder's workers; progress per call
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,16 @@ class PaperTrail:
             log.info("removing half-indexed %s in %s", doc_id[:12], channel)
             self.store.delete(channel, doc_id)
 
-        parsed = read_pdf(data, self.settings, password=password, ocr=self.ocr)
+        warming = Warmup(self.embedder)
+        try:
+            # once the first page has been read the file is a usable PDF: load the
+            # model (~8 s in a fresh process) while the rest is read and OCRed
+            parsed = read_pdf(
+                data, self.settings, password=password, ocr=self.ocr, progress=warming.page_read
+            )
+        except BaseException:
+            warming.wait()  # no half-imported torch at interpreter exit (CLI, check child)
+            raise
         t_read = time.perf_counter()
         chunks = chunk_blocks(
             parsed.blocks,
@@ -303,3 +313,31 @@ class PaperTrail:
             except Exception:  # a snippet is a bonus: never lose the answer over it
                 log.exception("rendering snippets of %s failed", doc_id[:12])
         return sorted(out, key=lambda s: s.n)
+
+
+class Warmup:
+    """Loads an embedder's model in a thread, started on the first page read.
+
+    Only embedders with an optional ``warm()`` (the real one) take part; for
+    others every method is a no-op. Failures are left for the first ``embed``
+    to report, as it would have without warming.
+    """
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._warm = getattr(embedder, "warm", None)
+        self._thread: threading.Thread | None = None
+
+    def page_read(self, done: int, total: int) -> None:
+        if self._thread is None and callable(self._warm):
+            self._thread = threading.Thread(target=self._run, name="papertrail-warm", daemon=True)
+            self._thread.start()
+
+    def wait(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self) -> None:
+        try:
+            self._warm()
+        except Exception:  # the first embed() raises it again, with the user's message
+            log.debug("warming the embedding model failed", exc_info=True)

@@ -183,3 +183,33 @@ def test_half_indexed_document_left_by_a_kill_is_invisible_then_redone(tmp_path)
     result = pt.ingest("c1", "paper.pdf", data)
     assert result.new and result.document.chunks == full.chunks
     assert len(pt.store.chunks("c1")) == full.chunks  # stale chunks replaced, not doubled
+
+
+class WarmingEmbedder(HashEmbedder):
+    """Records when its optional ``warm()`` ran, and on which thread."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.warmed: list[str] = []
+        self.calls_before_warm: int | None = None
+
+    def warm(self) -> None:
+        import threading
+
+        self.calls_before_warm = self.calls
+        self.warmed.append(threading.current_thread().name)
+
+
+def test_the_model_loads_in_the_background_once_the_pdf_opens(tmp_path):
+    embedder = WarmingEmbedder()
+    make(tmp_path, embedder=embedder).ingest("c1", "paper.pdf", pdfs.paper_pdf())
+    assert embedder.warmed == ["papertrail-warm"]  # once, off the calling thread
+    assert embedder.calls_before_warm == 0  # before any chunk was embedded
+
+
+@pytest.mark.parametrize("data", [b"not a pdf", pdfs.corrupt_bytes(), pdfs.encrypted_pdf("pw")])
+def test_a_refused_file_does_not_load_the_model(tmp_path, data):
+    embedder = WarmingEmbedder()
+    with pytest.raises(PaperTrailError):
+        make(tmp_path, embedder=embedder).ingest("c1", "bad.pdf", data)
+    assert embedder.warmed == []
