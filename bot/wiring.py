@@ -21,6 +21,10 @@ def build_service(cfg: BotConfig, pipeline: PaperTrail | None = None) -> ChatSer
     """The shared ``ChatService``; ``pipeline`` defaults to ``PaperTrail.from_settings``."""
     if pipeline is None:
         pipeline = PaperTrail.from_settings(cfg.settings)
+    # the model loads while the bot connects, not when the first PDF arrives (~8 s)
+    warm_up = getattr(pipeline, "warm_up", None)
+    if callable(warm_up):
+        warm_up()
     return ChatService(pipeline, cfg.settings)
 
 

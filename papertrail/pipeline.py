@@ -92,6 +92,10 @@ class PaperTrail:
             ocr=ocr,
         )
 
+    def warm_up(self) -> None:
+        """Start loading the embedding model in the background (bots call it at start-up)."""
+        Warmup(self.embedder).start()
+
     # -- indexing ---------------------------------------------------------
 
     def ingest(
@@ -328,6 +332,9 @@ class Warmup:
         self._thread: threading.Thread | None = None
 
     def page_read(self, done: int, total: int) -> None:
+        self.start()
+
+    def start(self) -> None:
         if self._thread is None and callable(self._warm):
             self._thread = threading.Thread(target=self._run, name="papertrail-warm", daemon=True)
             self._thread.start()

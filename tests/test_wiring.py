@@ -1,0 +1,41 @@
+"""bot.wiring: the service is built around the given pipeline and starts its model loading."""
+
+from __future__ import annotations
+
+import time
+
+from bot.config import load_config
+from bot.wiring import build_service, close_service, describe_service
+from papertrail.pipeline import PaperTrail
+from papertrail.settings import Settings
+from papertrail.store import ChromaStore
+from tests.fakes import HashEmbedder
+
+
+class WarmingEmbedder(HashEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.warmed = 0
+
+    def warm(self) -> None:
+        self.warmed += 1
+
+
+def test_build_service_starts_loading_the_model_in_the_background(tmp_path):
+    embedder = WarmingEmbedder()
+    settings = Settings(data_dir=tmp_path)
+    pipeline = PaperTrail(settings, embedder=embedder, store=ChromaStore.ephemeral(model="h"))
+    cfg = load_config({"PAPERTRAIL_DATA_DIR": str(tmp_path)}, dotenv_path=None)
+    service = build_service(cfg, pipeline)
+    try:
+        deadline = time.monotonic() + 5
+        while not embedder.warmed and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert embedder.warmed == 1 and service.pipeline is pipeline
+    finally:
+        close_service(service)
+
+
+def test_describe_service_names_the_offline_mode_without_a_key(tmp_path):
+    cfg = load_config({"PAPERTRAIL_DATA_DIR": str(tmp_path)}, dotenv_path=None)
+    assert "offline extractive answers" in describe_service(cfg)
