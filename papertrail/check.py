@@ -229,8 +229,11 @@ def ingest_and_ask(path: Path, settings: Settings) -> dict:
 
 def question_about(text: str) -> str:
     """A question about the first words of ``text``, which the document can answer."""
-    # at most 60 characters: scripts without spaces (Chinese) make one long "word"
-    topic = " ".join(re.findall(r"\w+", text)[:8])[:60]
+    # words with letters first: a table's first "words" are its figures; at most 60
+    # characters, because scripts without spaces (Chinese) make one long "word"
+    words = re.findall(r"\w+", text)
+    lettered = [w for w in words if not w.isdigit()]
+    topic = " ".join((lettered if len(lettered) >= 3 else words)[:8])[:60]
     return f"What does the document say about {topic}?"
 
 

@@ -14,6 +14,7 @@ summarise, and it leaves the "extractive" label to the caller.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,6 +26,7 @@ from papertrail.settings import REFUSAL
 from papertrail.types import Draft, Hit
 from papertrail.verify import coverage
 
+MIN_WORDS = 4  # shorter sentences are fragments or labels, not answers
 MIN_RELEVANCE = 0.3  # best sentence must reach this (0..1) or the answer is a refusal
 KEEP_RATIO = 0.7  # further sentences must score this share of the best one
 RANK_BONUS = 0.1  # the top excerpt's edge over the last, added to relevance
@@ -66,8 +68,21 @@ def candidate_sentences(text: str) -> list[str]:
                 out.append(p[:cut].strip())
                 p = p[cut:].strip()
             out.append(p.strip())
-    # A fragment cut off by the excerpt's start or a sentence of two words says too little.
-    return [s for s in out if len(s.split()) >= 4 and not s[0].islower()]
+    # A fragment cut off by the excerpt's start or a sentence of two words says too
+    # little, unless it is all the excerpt holds (a title page, a one-line notice).
+    if len(out) == 1 and out[0] and not out[0][0].islower():
+        return out
+    return [s for s in out if word_count(s) >= MIN_WORDS and not s[0].islower()]
+
+
+def word_count(text: str) -> int:
+    """Words of ``text``; in scripts written without spaces each wide character counts.
+
+    A Chinese or Japanese sentence is one "word" to ``str.split`` but a
+    character there is about a morpheme, as in ``pagetext.has_text``.
+    """
+    wide = sum(unicodedata.east_asian_width(c) in ("W", "F") and c.isalpha() for c in text)
+    return len(text.split()) + wide
 
 
 class ExtractiveGenerator:

@@ -77,13 +77,14 @@ approx dept est vol pp p sec ch art jan feb mar apr jun jul aug sep sept oct nov
 u.s u.k resp cf
 """.split()
 )
-_BOUNDARY = re.compile(r"[.!?][\"')\]]*\s+")
+# Chinese and Japanese end sentences with 。 (or ! ? before the next character) and no space.
+_BOUNDARY = re.compile(r"[.!?][\"')\]]*\s+|。[」』）]*\s*|[!?](?=[\u3040-\u30ff\u4e00-\u9fff])")
 
 
 def sentence_spans(text: str, *, hard_newlines: bool = True) -> list[tuple[int, int]]:
     """(start, end) of each sentence of ``text``, stripped, in order; offsets into ``text``.
 
-    Splits after ``.``, ``!`` or ``?`` followed by space, except after common
+    Splits after ``.``, ``!`` or ``?`` followed by space (``。`` needs none), except after common
     abbreviations ("e.g.", "Fig."), initials ("Richard A. Johnson"), a list
     number ("1.") or before a lowercase word; a decimal ("28.4") has no space
     after its point. With ``hard_newlines`` (answers) every line is its own

@@ -100,3 +100,19 @@ def test_sentences_sharing_only_the_topic_words_are_not_an_answer():
     assert gen.generate("Who is the cooperative's chief executive?", h).text == REFUSAL
     answer = gen.generate("What dividend did members of the cooperative receive?", h).text
     assert "4.5 percent [3]" in answer
+
+
+def test_sentences_without_spaces_count_their_characters():
+    # Chinese and Japanese are written without spaces: one "word" to str.split
+    report = "东北电气发展股份有限公司董事会保证季度报告内容真实。Short label."
+    assert candidate_sentences(report) == ["东北电气发展股份有限公司董事会保证季度报告内容真实。"]
+
+
+def test_an_excerpt_of_one_short_line_is_quotable_but_a_fragment_is_not():
+    assert candidate_sentences("Reduced test-case") == ["Reduced test-case"]
+    assert candidate_sentences("of the layer") == []
+    assert candidate_sentences("Two words. And two.") == []  # labels among others: dropped
+    draft = ExtractiveGenerator().generate(
+        "What does the document say about the reduced test case?", hits("Reduced test-case")
+    )
+    assert draft.text == "Reduced test-case [1]."

@@ -129,3 +129,14 @@ def test_rarity_weighs_names_above_everyday_words():
 def test_content_words_drop_stopwords_units_and_numbers():
     words = tn.content_words("The revenue was roughly $5 million in FY2021 [1].")
     assert words == ["revenue"]
+
+
+def test_chinese_and_japanese_sentences_end_without_a_space():
+    text = "公司董事会保证报告内容真实。本报告未经审计!次の文です。 English follows. 「引用。」"
+    assert tn.split_sentences(text, hard_newlines=False) == [
+        "公司董事会保证报告内容真实。",
+        "本报告未经审计!",
+        "次の文です。",
+        "English follows.",
+        "「引用。」",
+    ]
