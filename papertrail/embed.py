@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 
 BUNDLED_NAME = "all-MiniLM-L6-v2"  # the name of the bundled model, used for collection names
 MAX_WORKERS = 4  # batches encoded at once; more buys little for a 6-layer model on CPU
+QUICK_CALL = 64  # texts: up to this many is a question's sentences, not a document's chunks
 
 _FIX = (
     "Set PAPERTRAIL_EMBEDDING_MODEL to a local sentence-transformers model folder, "
@@ -49,7 +50,7 @@ _FIX = (
 _models: dict[str, object] = {}  # model name -> loaded SentenceTransformer
 _load_lock = threading.Lock()  # one load at a time: loads are slow and memory-hungry
 _tokenize_lock = threading.Lock()  # a shared fast tokenizer can raise "Already borrowed"
-_workers: ThreadPoolExecutor | None = None  # runs batches of one embed call at once
+_pools: dict[str, ThreadPoolExecutor] = {}  # "bulk" (documents), "quick" (questions)
 _pool_lock = threading.Lock()
 
 
@@ -92,15 +93,27 @@ class SentenceTransformerEmbedder:
         st = self._load()
         if len(texts) == 0:
             return np.zeros((0, self.dim), dtype=np.float32)
-        # Shortest first, so each batch pads little; several batches run at once,
-        # each on one core (see _limit_threads), and one batch runs right here.
+        # Shortest first, so each batch pads little; batches run side by side, each
+        # on one core (see _limit_threads). A question's few sentences are split
+        # one batch per core, on threads of their own, so they never queue behind
+        # a document's chunks.
+        quick = len(texts) <= QUICK_CALL
+        size = self.batch_size
+        if quick:
+            size = max(1, min(size, -(-len(texts) // _workers_wanted())))
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        batches = [order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+        batches = [order[i : i + size] for i in range(0, len(order), size)]
 
         def run(idx: list[int]) -> np.ndarray:
             return _encode(st, [texts[i] for i in idx])
 
-        parts = [run(batches[0])] if len(batches) == 1 else list(_pool().map(run, batches))
+        if len(batches) == 1:
+            parts = [run(batches[0])]
+        elif quick:  # the caller takes the first batch itself
+            later = [_pool("quick").submit(run, b) for b in batches[1:]]
+            parts = [run(batches[0])] + [f.result() for f in later]
+        else:
+            parts = list(_pool("bulk").map(run, batches))
         out = np.empty((len(texts), parts[0].shape[1]), dtype=np.float32)
         for idx, rows in zip(batches, parts, strict=True):
             out[idx] = rows
@@ -171,13 +184,14 @@ def _workers_wanted() -> int:
     return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
 
 
-def _pool() -> ThreadPoolExecutor:
-    global _workers
+def _pool(kind: str) -> ThreadPoolExecutor:
     with _pool_lock:
-        if _workers is None:
+        if kind not in _pools:
             # long-lived threads: fresh ones per call would each grow a malloc arena
-            _workers = ThreadPoolExecutor(_workers_wanted(), thread_name_prefix="papertrail-embed")
-        return _workers
+            _pools[kind] = ThreadPoolExecutor(
+                _workers_wanted(), thread_name_prefix=f"papertrail-embed-{kind}"
+            )
+        return _pools[kind]
 
 
 def _encode(st, texts: list[str]) -> np.ndarray:

@@ -132,3 +132,31 @@ def test_concurrent_callers_each_get_their_own_rows(tiny_model):
     assert errors == []
     for got, want in zip(results, expected, strict=True):
         np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+def test_a_documents_many_chunks_come_back_in_order(tiny_model):
+    embedder = SentenceTransformerEmbedder(tiny_model, batch_size=4)
+    texts = [("chunk " * (1 + (i * 7) % 23)) + str(i) for i in range(70)]  # over QUICK_CALL
+    alone = np.stack([embedder.embed([t])[0] for t in texts])
+    np.testing.assert_allclose(embedder.embed(texts), alone, atol=1e-5)
+
+
+def test_a_question_never_waits_for_a_documents_batches(tiny_model):
+    from papertrail import embed
+
+    embedder = SentenceTransformerEmbedder(tiny_model, batch_size=2)
+    embedder.embed(["load the model"])
+    gate = threading.Event()
+    bulk = embed._pool("bulk")
+    blocked = [bulk.submit(gate.wait, 30) for _ in range(embed._workers_wanted())]
+    try:
+        done = threading.Event()
+        question = threading.Thread(
+            target=lambda: (embedder.embed([f"sentence {i}" for i in range(9)]), done.set())
+        )
+        question.start()
+        assert done.wait(10), "a question's embedding queued behind busy indexing workers"
+    finally:
+        gate.set()
+        for f in blocked:
+            f.result()
