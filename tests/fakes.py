@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -42,6 +43,19 @@ class HashEmbedder:
         return out
 
 
+class WarmingEmbedder(HashEmbedder):
+    """A HashEmbedder with the optional ``warm()``: records the threads it ran on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.warmed: list[str] = []  # thread names, one per warm() call
+        self.calls_before_warm: int | None = None  # embed() calls made before warming
+
+    def warm(self) -> None:
+        self.calls_before_warm = self.calls
+        self.warmed.append(threading.current_thread().name)
+
+
 class ScriptedGenerator:
     """Returns the next scripted answer; records what it was asked."""
 
@@ -59,7 +73,6 @@ class ScriptedGenerator:
 def gated_pipeline(settings, *, generator=None):
     """The real pipeline on a hash embedder and an in-memory Chroma, except that
     indexing a file named in ``pipeline.gates`` waits until its Event is set."""
-    import threading
 
     from papertrail.pipeline import PaperTrail
     from papertrail.store import ChromaStore

@@ -12,7 +12,7 @@ from papertrail.pipeline import PaperTrail
 from papertrail.settings import REFUSAL, Settings
 from papertrail.store import ChromaStore
 from tests import pdfs
-from tests.fakes import HashEmbedder, ScriptedGenerator
+from tests.fakes import HashEmbedder, ScriptedGenerator, WarmingEmbedder
 
 
 class CrashingEmbedder(HashEmbedder):
@@ -183,21 +183,6 @@ def test_half_indexed_document_left_by_a_kill_is_invisible_then_redone(tmp_path)
     result = pt.ingest("c1", "paper.pdf", data)
     assert result.new and result.document.chunks == full.chunks
     assert len(pt.store.chunks("c1")) == full.chunks  # stale chunks replaced, not doubled
-
-
-class WarmingEmbedder(HashEmbedder):
-    """Records when its optional ``warm()`` ran, and on which thread."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.warmed: list[str] = []
-        self.calls_before_warm: int | None = None
-
-    def warm(self) -> None:
-        import threading
-
-        self.calls_before_warm = self.calls
-        self.warmed.append(threading.current_thread().name)
 
 
 def test_the_model_loads_in_the_background_once_the_pdf_opens(tmp_path):

@@ -9,16 +9,7 @@ from bot.wiring import build_service, close_service, describe_service
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
 from papertrail.store import ChromaStore
-from tests.fakes import HashEmbedder
-
-
-class WarmingEmbedder(HashEmbedder):
-    def __init__(self) -> None:
-        super().__init__()
-        self.warmed = 0
-
-    def warm(self) -> None:
-        self.warmed += 1
+from tests.fakes import WarmingEmbedder
 
 
 def test_build_service_starts_loading_the_model_in_the_background(tmp_path):
@@ -31,7 +22,7 @@ def test_build_service_starts_loading_the_model_in_the_background(tmp_path):
         deadline = time.monotonic() + 5
         while not embedder.warmed and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert embedder.warmed == 1 and service.pipeline is pipeline
+        assert len(embedder.warmed) == 1 and service.pipeline is pipeline
     finally:
         close_service(service)
 
