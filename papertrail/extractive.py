@@ -20,11 +20,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from papertrail import textnorm as tn
+from papertrail.figures import claim_figures, excerpt_numbers
 from papertrail.protocols import Embedder
+from papertrail.sentences import split_sentences
 from papertrail.settings import REFUSAL
 from papertrail.types import Draft, Hit
 from papertrail.verify import coverage
+from papertrail.words import content_words, rarity, stem
 
 MIN_WORDS = 4  # shorter sentences are fragments or labels, not answers
 MIN_RELEVANCE = 0.3  # best sentence must reach this (0..1) or the answer is a refusal
@@ -57,9 +59,9 @@ class _Candidate:
 def candidate_sentences(text: str) -> list[str]:
     """Whole sentences of an excerpt; table runs cut into rows, overlong text into pieces."""
     out = []
-    for s in tn.split_sentences(text, hard_newlines=False):
+    for s in split_sentences(text, hard_newlines=False):
         pieces = [s]
-        if len(s) > MAX_CHARS or len(tn.excerpt_numbers(s)) >= TABLE_NUMBERS:
+        if len(s) > MAX_CHARS or len(excerpt_numbers(s)) >= TABLE_NUMBERS:
             pieces = [p for p in _ROW_START.split(s) if p.strip()]
         for p in pieces:
             while len(p) > MAX_CHARS:
@@ -104,13 +106,13 @@ class ExtractiveGenerator:
     def select(self, question: str, hits: Sequence[Hit]) -> list[_Candidate]:
         """The sentences to quote, best first; empty when none is relevant enough."""
         pool = [(i + 1, s) for i, h in enumerate(hits) for s in candidate_sentences(h.chunk.text)]
-        if not pool or not tn.content_words(question):
+        if not pool or not content_words(question):
             return []
         wants_figures = bool(_QUANTITY.search(question))
         lexical = [coverage(question, s, hits[n - 1].chunk.section)[0] for n, s in pool]
         bonus = [
             RANK_BONUS * (1 - (n - 1) / max(1, len(hits)))
-            + (QUANTITY_BONUS if wants_figures and tn.claim_figures(s) else 0.0)
+            + (QUANTITY_BONUS if wants_figures and claim_figures(s) else 0.0)
             for n, s in pool
         ]
         # Only the lexically best few are embedded: that bounds the cost per question.
@@ -124,7 +126,7 @@ class ExtractiveGenerator:
             relevance = lexical[k] if sims is None else (lexical[k] + max(0.0, sims[j])) / 2
             if relevance <= 0:
                 continue
-            words = frozenset(tn.stem(w) for w in tn.content_words(s))
+            words = frozenset(stem(w) for w in content_words(s))
             if focus and not focus & words and (sims is None or sims[j] < FOCUS_SIM):
                 continue  # it shares only the document's topic words with the question
             scored.append((relevance, _Candidate(s, n, relevance + bonus[k], words)))
@@ -153,10 +155,10 @@ class ExtractiveGenerator:
         are such topic words; the rest are what the question is about.
         """
         # Everyday words ("many", "find") frame the question rather than name its subject.
-        stems = {tn.stem(w) for w in tn.content_words(question) if tn.rarity(w) >= FOCUS_RARITY}
+        stems = {stem(w) for w in content_words(question) if rarity(w) >= FOCUS_RARITY}
         if len(hits) < 3:  # too few excerpts to tell topic from focus
             return frozenset()
-        texts = [frozenset(tn.stem(w) for w in tn.content_words(h.chunk.text)) for h in hits]
+        texts = [frozenset(stem(w) for w in content_words(h.chunk.text)) for h in hits]
         topic = {w for w in stems if sum(w in t for t in texts) >= TOPIC_SHARE * len(texts)}
         return frozenset(stems - topic)
 

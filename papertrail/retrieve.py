@@ -11,10 +11,7 @@ metric computed from one, e.g. DPO), every chunk of a page that statement
 titles gains one; in multi-document channels so do the documents whose file
 name the question names. BM25 sees each chunk's text and section, and the
 query gains a filing's wording for the finance terms it uses ("COGS" -> "cost
-of sales"). Tokens: NFKC, case-folded, Snowball stems, a short stopword list;
-numbers lose thousands separators so "1,577" matches "1577". Chinese,
-Japanese and Korean runs become character unigrams and bigrams; other scripts
-are split on word boundaries, unstemmed. The BM25 index is built per channel
+of sales"). Terms come from ``words.terms``. The BM25 index is built per channel
 and cached until the set of ready documents changes. It leaves out re-ranking
 models and generation.
 
@@ -36,66 +33,14 @@ from dataclasses import dataclass
 
 import bm25s
 import numpy as np
-from bm25s.stopwords import STOPWORDS_EN
 
-from papertrail import finance_terms
+from papertrail import finance_terms, words
 from papertrail.errors import PaperTrailError
 from papertrail.protocols import Embedder
 from papertrail.store import ChromaStore
 from papertrail.types import Chunk, Hit
 
 MODES = ("hybrid", "dense", "bm25")
-CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_TOKEN = re.compile(rf"(?P<num>\d+(?:[.,]\d+)*)|(?P<cjk>[{CJK}]+)|(?P<word>[^\W\d_{CJK}]+)")
-_FILLER = {"what", "which", "who", "whom", "how", "does", "did", "do", "were", "has", "have"}
-STOPWORDS = frozenset(STOPWORDS_EN) | _FILLER | {"had", "been", "its", "from", "than"}
-
-
-def _stemmer():
-    """English Snowball stems, memoised; identity if snowballstemmer is missing."""
-    try:
-        import snowballstemmer
-    except ImportError:  # exact words still match
-        return lambda word: word
-    stemmer = snowballstemmer.stemmer("english")
-    lock = threading.Lock()  # the pure-Python stemmer keeps state while it works
-    cache: dict[str, str] = {}
-
-    def stem(word: str) -> str:
-        out = cache.get(word)
-        if out is None:
-            with lock:
-                out = stemmer.stemWord(word)
-            if len(cache) > 1_000_000:  # words, not bytes: bounds memory on odd corpora
-                cache.clear()
-            cache[word] = out
-        return out
-
-    return stem
-
-
-_stem = _stemmer()
-
-
-def tokenize(text: str) -> list[str]:
-    """BM25 terms of ``text``; safe on any script, never raises."""
-    out: list[str] = []
-    for m in _TOKEN.finditer(unicodedata.normalize("NFKC", text).casefold()):
-        if m.lastgroup == "num":
-            num = m.group().replace(",", "")
-            if "." in num:  # "1577.00" == "1577"; "24.26" stays
-                num = num.rstrip("0").rstrip(".") or "0"
-            out.append(num)
-        elif m.lastgroup == "cjk":
-            run = m.group()
-            out.extend(run)  # unigrams
-            out.extend(run[i : i + 2] for i in range(len(run) - 1))  # bigrams
-        else:
-            word = m.group()
-            if len(word) < 2 or word in STOPWORDS:
-                continue
-            out.append(_stem(word) if word.isascii() else word)
-    return out
 
 
 def lexical_text(chunk: Chunk) -> str:
@@ -187,13 +132,13 @@ class Retriever:
         dense: list[tuple[Chunk, float]] = []
         lexical: list[tuple[Chunk, float]] = []
         query = finance_terms.strip_instructions(question)
-        terms = tokenize(query)
+        terms = words.terms(query)
         if mode != "bm25":
             qvec = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
             dense = self.store.query(channel, qvec, n, doc_ids=sorted(allowed))
         index = self._index(channel, docs) if mode != "dense" else None
         if index is not None:
-            extra = tokenize(finance_terms.expand(query))
+            extra = words.terms(finance_terms.expand(query))
             lexical = _bm25_top(index, terms + extra, allowed, n)
         if mode == "dense":
             return [
@@ -244,7 +189,7 @@ class Retriever:
                 score += part["d"](row, row["dense_rank"])
             if "lexical_rank" in row:
                 score += part["l"](row, row["lexical_rank"])
-            if figures and figures & set(tokenize(row["chunk"].text)):
+            if figures and figures & set(words.terms(row["chunk"].text)):
                 score += self.figure_boost
             if row["chunk"].id in boosted:
                 score += self.statement_boost
@@ -277,7 +222,7 @@ def _build(store: ChromaStore, channel: str, key, old: _Index | None) -> _Index:
             docs[doc_key] = old.docs[doc_key]
         else:
             part = store.chunks(channel, [doc_key[0]])
-            docs[doc_key] = (part, [tokenize(lexical_text(c)) for c in part])
+            docs[doc_key] = (part, [words.terms(lexical_text(c)) for c in part])
     chunks = [c for doc_key in key for c in docs[doc_key][0]]
     corpus = [t for doc_key in key for t in docs[doc_key][1]]
     rows = [np.full(len(docs[doc_key][0]), pos, dtype=np.int32) for pos, doc_key in enumerate(key)]
@@ -337,14 +282,14 @@ def _name_weights(question: str, names: dict[str, str]) -> dict[str, float]:
     if len(names) < 2:
         return {}
     norm = unicodedata.normalize("NFKC", question).casefold()
-    words = {w for w in _NAME_WORD.findall(norm) if w not in STOPWORDS}
-    if not words:
+    asked = {w for w in _NAME_WORD.findall(norm) if w not in words.BM25_STOPWORDS}
+    if not asked:
         return {}
     compact = {
         doc_id: re.sub(r"[\W_]", "", unicodedata.normalize("NFKC", name).casefold())
         for doc_id, name in names.items()
     }
-    hits = {doc_id: sum(w in c for w in words) for doc_id, c in compact.items()}
+    hits = {doc_id: sum(w in c for w in asked) for doc_id, c in compact.items()}
     best = max(hits.values())
     if best == 0 or min(hits.values()) == best:
         return {}

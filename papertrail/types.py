@@ -120,6 +120,19 @@ class Draft:
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """The part of a cited chunk that supports a claim: sentence(s) or a table row.
+
+    ``rects`` are the boxes of exactly the lines (or line parts) that hold
+    ``text``, in the same frame as ``Chunk.rects``; for a table figure they
+    include the column header that names the value's period.
+    """
+
+    text: str
+    rects: tuple[Rect, ...]
+
+
+@dataclass(frozen=True)
 class Citation:
     """One ``[n]`` marker judged against the sentence it is attached to."""
 
@@ -130,6 +143,7 @@ class Citation:
     supported: bool
     reason: str  # why it was kept or dropped, for people
     scores: dict[str, float] = field(default_factory=dict)  # signals behind the verdict
+    evidence: Evidence | None = None  # the supporting span of ``chunk``, when one was found
 
 
 @dataclass(frozen=True)

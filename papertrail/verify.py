@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from papertrail import textnorm as tn
+from papertrail.figures import claim_figures, excerpt_numbers, figure_in
 from papertrail.protocols import Embedder
+from papertrail.sentences import normalize, sentence_spans, split_sentences, strip_markers
 from papertrail.settings import REFUSAL
 from papertrail.types import Citation, Hit
+from papertrail.words import content_words, found, is_content, rarity, stem, tokens, word_keys
 
 # The decision has four numbers, each on a plain scale. They sit in the middle of
 # the range that gave the same result on the development pairs, and a range
@@ -62,32 +64,32 @@ def coverage(claim: str, chunk_text: str, context: str = "") -> tuple[float, lis
     ``context`` (document name, section heading) counts as part of the excerpt
     for words: a reader checking the citation sees it. Returns (share, missing).
     """
-    claim = tn.strip_markers(claim)
-    raw = re.findall(r"[^\W_]+", tn.normalize(claim))
+    claim = strip_markers(claim)
+    raw = re.findall(r"[^\W_]+", normalize(claim))
     words = [w.lower() for w in raw]
     upper = {w.lower() for w in raw if w.isupper() and 2 <= len(w) <= 5}
-    keys = tn.word_keys(chunk_text) | (tn.word_keys(context) if context else set())
-    hit = [tn.found(w, keys, acronym=w in upper) for w in words]
+    keys = word_keys(chunk_text) | (word_keys(context) if context else set())
+    hit = [found(w, keys, acronym=w in upper) for w in words]
     for i in range(len(words) - 1):  # compounds written apart: "MGM Resorts" / "MGMRESORTS"
         for n in (2, 3):
-            if i + n <= len(words) and tn.stem("".join(words[i : i + n])) in keys:
+            if i + n <= len(words) and stem("".join(words[i : i + n])) in keys:
                 hit[i : i + n] = [True] * n
     total = got = 0.0
     missing, seen = [], set()
     for w, ok in zip(words, hit, strict=True):
-        if not tn.is_content(w) or tn.stem(w) in seen:
+        if not is_content(w) or stem(w) in seen:
             continue
-        seen.add(tn.stem(w))
-        weight = tn.rarity(w)
+        seen.add(stem(w))
+        weight = rarity(w)
         total += weight
         got += weight if ok else 0.0
         if not ok:
             missing.append(w)
-    numbers = tn.excerpt_numbers(chunk_text)
-    for fig in tn.claim_figures(claim):
+    numbers = excerpt_numbers(chunk_text)
+    for fig in claim_figures(claim):
         weight = 1.0 + min(fig.digits, 5)
         total += weight
-        if tn.figure_in(fig, numbers):
+        if figure_in(fig, numbers):
             got += weight
         else:
             missing.append(fig.text)
@@ -96,8 +98,8 @@ def coverage(claim: str, chunk_text: str, context: str = "") -> tuple[float, lis
 
 def passages(chunk_text: str) -> list[str]:
     """The excerpt and each of its sentences: what a claim may match in meaning."""
-    sents = tn.split_sentences(chunk_text, hard_newlines=False)
-    return [tn.normalize(chunk_text)] + (sents if len(sents) > 1 else [])
+    sents = split_sentences(chunk_text, hard_newlines=False)
+    return [normalize(chunk_text)] + (sents if len(sents) > 1 else [])
 
 
 def similarity(claim_vec: np.ndarray, passage_vecs: np.ndarray) -> float:
@@ -120,9 +122,9 @@ def judge(
     ``chunk_vec`` may be one vector or one row per ``passages(chunk_text)``;
     missing vectors are computed with ``embedder`` when one is given.
     """
-    figures = tn.claim_figures(claim)
-    numbers = tn.excerpt_numbers(chunk_text)
-    missing_figs = [f.text for f in figures if not tn.figure_in(f, numbers)]
+    figures = claim_figures(claim)
+    numbers = excerpt_numbers(chunk_text)
+    missing_figs = [f.text for f in figures if not figure_in(f, numbers)]
     cov, missing_words = coverage(claim, chunk_text, context)
     missing_words = [w for w in missing_words if w not in missing_figs]
     scores = {"coverage": round(cov, 3), "figures": float(len(figures))}
@@ -130,7 +132,7 @@ def judge(
     sim = None
     if embedder is not None or (claim_vec is not None and chunk_vec is not None):
         if claim_vec is None:
-            claim_vec = embedder.embed([tn.strip_markers(claim)])[0]
+            claim_vec = embedder.embed([strip_markers(claim)])[0]
         if chunk_vec is None:
             chunk_vec = embedder.embed(passages(chunk_text))
         sim = similarity(claim_vec, chunk_vec)
@@ -206,15 +208,15 @@ def parse_markers(group: str) -> tuple[int, ...]:
 
 def is_refusal(text: str, refusal: str = REFUSAL) -> bool:
     """True when ``text`` is, or starts with, the refusal sentence (case and spacing aside)."""
-    want = tn.tokens(refusal)
-    return bool(want) and tn.tokens(text)[: len(want)] == want
+    want = tokens(refusal)
+    return bool(want) and tokens(text)[: len(want)] == want
 
 
 def _is_claim(sentence: str) -> bool:
     """Whether an unmarked sentence asserts something ("Here is what I found:" does not)."""
     if sentence.rstrip().endswith(":") or is_refusal(sentence):
         return False
-    return bool(tn.claim_figures(sentence)) or len(tn.content_words(sentence)) >= 3
+    return bool(claim_figures(sentence)) or len(content_words(sentence)) >= 3
 
 
 def _split(text: str) -> tuple[list[str], list[str], list[_Group]]:
@@ -231,8 +233,8 @@ def _split(text: str) -> tuple[list[str], list[str], list[_Group]]:
     for m in found:
         masked[m.start() : m.end()] = " " * (m.end() - m.start())
     masked_text = "".join(masked)
-    spans = tn.sentence_spans(masked_text)
-    sentences = [tn.strip_markers(masked_text[a:b]).strip() for a, b in spans]
+    spans = sentence_spans(masked_text)
+    sentences = [strip_markers(masked_text[a:b]).strip() for a, b in spans]
     owner = []
     for m in found:
         idx = next((i for i, (a, b) in enumerate(spans) if a <= m.start() < b), None)
@@ -248,8 +250,8 @@ def _split(text: str) -> tuple[list[str], list[str], list[_Group]]:
         if len(inside) > 1 and spans:
             first = inside.index(k) == 0
             a = spans[owner[k]][0] if first else found[inside[inside.index(k) - 1]].end()
-            part = tn.strip_markers(masked_text[a : m.start()]).strip(" ,;:")
-            if tn.claim_figures(part) or len(tn.content_words(part)) >= 3:
+            part = strip_markers(masked_text[a : m.start()]).strip(" ,;:")
+            if claim_figures(part) or len(content_words(part)) >= 3:
                 claims.append(part)
                 claim = len(claims) - 1
         groups.append(_Group(m.start(), m.end(), parse_markers(m.group()), owner[k], claim))

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from papertrail.check import FileResult, run_check, run_one, summary
+from papertrail.measure.check import FileResult, run_check, run_one, summary
 from papertrail.settings import Settings
 
 CHILD = textwrap.dedent(
     """
     import os, signal, sys, time
     from pathlib import Path
-    from papertrail.check import child_main
+    from papertrail.measure.check import child_main
     from papertrail.errors import PaperTrailError
 
     def work(path):
@@ -135,7 +135,7 @@ def test_refuses_a_folder_without_pdfs(tmp_path):
 
 
 def test_question_about_prefers_words_to_a_tables_figures():
-    from papertrail.check import question_about
+    from papertrail.measure.check import question_about
 
     row = "03/04/2016 05/03/2016 Boeing Company El Segundo 25 Layoff"
     assert (

@@ -6,9 +6,9 @@ import argparse
 import json
 
 from papertrail.budget import TokenBudget
-from papertrail.evaluate import load_items, run_eval
 from papertrail.extractive import ExtractiveGenerator
 from papertrail.llm import GroqGenerator
+from papertrail.measure.evaluate import load_items, run_eval
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
 from papertrail.store import ChromaStore

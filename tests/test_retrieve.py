@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from papertrail.errors import PaperTrailError
-from papertrail.retrieve import Retriever, tokenize
+from papertrail.retrieve import Retriever
 from papertrail.store import ChromaStore
+from papertrail.words import terms as tokenize
 from tests.fakes import HashEmbedder
 from tests.test_store import ingest, make_doc
 

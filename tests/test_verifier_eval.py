@@ -5,7 +5,7 @@ import json
 import pytest
 
 from papertrail.errors import PaperTrailError
-from papertrail.verifier_eval import evaluate_pairs, run, score, seed_supports
+from papertrail.measure.verifier_eval import evaluate_pairs, run, score, seed_supports
 from tests.fakes import HashEmbedder
 
 CHUNK = (

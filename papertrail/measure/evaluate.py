@@ -19,18 +19,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from papertrail import baseline
 from papertrail.embed import get_embedder
 from papertrail.embed_cache import CachingEmbedder
 from papertrail.errors import PaperTrailError
-from papertrail.eval_metrics import (
+from papertrail.extractive import ExtractiveGenerator
+from papertrail.measure import baseline
+from papertrail.measure.metrics import (
     correctness,
     first_relevant_rank,
     hit_at,
     mean,
     reciprocal_rank,
 )
-from papertrail.extractive import ExtractiveGenerator
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
 from papertrail.store import open_store

@@ -1,4 +1,4 @@
-from papertrail.eval_metrics import (
+from papertrail.measure.metrics import (
     correctness,
     first_relevant_rank,
     hit_at,

@@ -127,7 +127,7 @@ def bench_peak(pdf: Path) -> None:
     """Ingest in a child process and read its peak resident memory (VmHWM)."""
     code = (
         "import sys,tempfile,pathlib\n"
-        "from papertrail.bench import _child_ingest\n"
+        "from papertrail.measure.bench import _child_ingest\n"
         "_child_ingest(pathlib.Path(sys.argv[1]))\n"
     )
     out = subprocess.run(

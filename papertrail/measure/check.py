@@ -1,6 +1,6 @@
 """``papertrail check FOLDER``: each PDF of a folder through ingest + a question, in a child.
 
-Each file runs in a fresh child (``python -m papertrail.check --one``) with a
+Each file runs in a fresh child (``python -m papertrail.measure.check --one``) with a
 scratch data dir, so a crash, hang or memory blow-up in one file is caught,
 named and measured instead of taking the run down. The parent reaps the
 child with ``os.wait4`` (its own peak RSS), kills its process group after
@@ -238,8 +238,8 @@ def question_about(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Child entry: ``python -m papertrail.check --one PDF --result JSON --settings PICKLE``."""
-    p = argparse.ArgumentParser(prog="python -m papertrail.check")
+    """Child entry: ``python -m papertrail.measure.check --one PDF --result J --settings P``."""
+    p = argparse.ArgumentParser(prog="python -m papertrail.measure.check")
     p.add_argument("--one", type=Path, required=True)
     p.add_argument("--result", type=Path, required=True)
     p.add_argument("--settings", type=Path, required=True)
@@ -259,7 +259,7 @@ def _real_command(settings: Settings, settings_path: Path) -> Command:
         return [
             sys.executable,
             "-m",
-            "papertrail.check",
+            "papertrail.measure.check",
             *("--one", str(path), "--result", str(result), "--settings", str(settings_path)),
         ]
 

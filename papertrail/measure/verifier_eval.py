@@ -16,9 +16,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from papertrail import textnorm as tn
 from papertrail.errors import PaperTrailError
 from papertrail.protocols import Embedder
+from papertrail.sentences import strip_markers
 from papertrail.verify import judge, passages
 
 SEED_MIN_SHARED = 3  # the seed accepted a chunk sharing 3+ words of 5+ letters with the claim
@@ -37,7 +37,7 @@ def _context(pair: dict) -> str:
 
 
 def _ours(pairs: list[dict], embedder: Embedder | None) -> list[bool]:
-    claims = [tn.strip_markers(p["claim"]) for p in pairs]
+    claims = [strip_markers(p["claim"]) for p in pairs]
     vectors: dict[str, object] = {}
     if embedder is not None:
         texts = list(dict.fromkeys(claims))

@@ -2,8 +2,8 @@
 
 Reads ``Settings`` once from the environment, builds the pipeline, and turns a
 ``PaperTrailError`` into one line on stderr with exit code 2 (1 is a bug).
-The evaluation, robustness and benchmark commands live in their own modules
-and are only dispatched from here.
+The measuring commands (eval, eval-verifier, check, bench) live in
+``papertrail.measure`` and are only dispatched from here.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
+from papertrail.cli.progress import ProgressBar
 from papertrail.errors import PaperTrailError
 from papertrail.names import safe_filename
 from papertrail.settings import Settings
@@ -115,23 +115,23 @@ def main(argv: list[str] | None = None, *, pipeline=None) -> int:
 def _dispatch(args, settings: Settings, pipeline=None) -> int:
     cmd = args.command
     if cmd == "eval":
-        from papertrail.evaluate import run_eval
+        from papertrail.measure.evaluate import run_eval
 
         return run_eval(args, settings)
     if cmd == "eval-verifier":
-        from papertrail.verifier_eval import run
+        from papertrail.measure.verifier_eval import run
 
         return run(args.pairs, json_out=args.json_out)
     if cmd == "check":
-        from papertrail.check import run_check
+        from papertrail.measure.check import run_check
 
         return run_check(args.folder, settings, json_out=args.json_out, timeout=args.timeout)
     if cmd == "bench":
-        from papertrail.bench import run_bench
+        from papertrail.measure.bench import run_bench
 
         return run_bench(args, settings)
     if cmd == "demo":
-        from papertrail.demo import run_demo
+        from papertrail.cli.demo import run_demo
 
         return run_demo(settings)
 
@@ -207,11 +207,11 @@ def _ask(pt, args) -> int:
             path.write_bytes(s.png)
             paths.append(path)
     if args.as_json:
-        from papertrail.report import answer_json
+        from papertrail.cli.report import answer_json
 
         print(json.dumps(answer_json(answer, paths), indent=2, ensure_ascii=False))
     else:
-        from papertrail.report import format_answer
+        from papertrail.cli.report import format_answer
 
         print(format_answer(answer, paths))
     return 0
@@ -226,31 +226,6 @@ def _doc_json(d) -> dict:
         "no_text_pages": list(d.no_text_pages),
         "ocr_pages": list(d.ocr_pages),
     }
-
-
-class ProgressBar:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.tty = sys.stderr.isatty()
-        self.start = time.monotonic()
-        self.drawn = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.tty or total <= 0:
-            return
-        width = 30
-        filled = int(width * done / total)
-        bar = "█" * filled + "·" * (width - filled)
-        secs = time.monotonic() - self.start
-        sys.stderr.write(f"\rindexing {self.label[:40]} {bar} {done}/{total} pages {secs:.0f}s")
-        sys.stderr.flush()
-        self.drawn = True
-
-    def close(self) -> None:
-        if self.drawn:
-            sys.stderr.write("\n")
 
 
 if __name__ == "__main__":

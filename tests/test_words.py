@@ -2,12 +2,14 @@
 
 import pytest
 
-from papertrail import textnorm as tn
+from papertrail.figures import claim_figures, excerpt_numbers, figure_in
+from papertrail.sentences import sentence_spans, split_sentences
+from papertrail.words import content_words, found, rarity, stem, word_keys
 
 
 def _found(claim: str, excerpt: str) -> list[bool]:
-    numbers = tn.excerpt_numbers(excerpt)
-    return [tn.figure_in(f, numbers) for f in tn.claim_figures(claim)]
+    numbers = excerpt_numbers(excerpt)
+    return [figure_in(f, numbers) for f in claim_figures(claim)]
 
 
 @pytest.mark.parametrize(
@@ -31,8 +33,8 @@ def _found(claim: str, excerpt: str) -> list[bool]:
     ],
 )
 def test_same_figure_in_other_notation_or_unit(claim, excerpt):
-    assert _found(claim, excerpt) == [True] * len(tn.claim_figures(claim))
-    assert tn.claim_figures(claim)
+    assert _found(claim, excerpt) == [True] * len(claim_figures(claim))
+    assert claim_figures(claim)
 
 
 @pytest.mark.parametrize(
@@ -68,13 +70,13 @@ def test_changed_or_absent_figure_is_not_found(claim, excerpt):
     ],
 )
 def test_claim_figures_leave_out_years_markers_and_names(claim, expected):
-    assert [f.text for f in tn.claim_figures(claim)] == expected
+    assert [f.text for f in claim_figures(claim)] == expected
 
 
 def test_trailing_zeros_are_not_precision():
-    (fig,) = tn.claim_figures("It was $382.00 million.")
+    (fig,) = claim_figures("It was $382.00 million.")
     assert (fig.value, fig.decimals, fig.scale, fig.digits) == (382.0, 0, 1e6, 3)
-    (fig,) = tn.claim_figures("It was $0.40 billion.")
+    (fig,) = claim_figures("It was $0.40 billion.")
     assert (fig.decimals, fig.digits) == (1, 1)
 
 
@@ -83,7 +85,7 @@ def test_sentences_survive_abbreviations_decimals_initials_and_lists():
         "Fig. 3 shows 28.4 BLEU, e.g. on WMT. Richard A. Johnson left.\n"
         "1. First item here.\n2. Second item. It ends."
     )
-    assert tn.split_sentences(text) == [
+    assert split_sentences(text) == [
         "Fig. 3 shows 28.4 BLEU, e.g. on WMT.",
         "Richard A. Johnson left.",
         "1. First item here.",
@@ -94,7 +96,7 @@ def test_sentences_survive_abbreviations_decimals_initials_and_lists():
 
 def test_pdf_text_joins_wrapped_lines_and_hyphenation():
     text = "the results are pos-\nsible only with\nmore data. Next one"
-    assert tn.split_sentences(text, hard_newlines=False) == [
+    assert split_sentences(text, hard_newlines=False) == [
         "the results are possible only with more data.",
         "Next one",
     ]
@@ -102,38 +104,38 @@ def test_pdf_text_joins_wrapped_lines_and_hyphenation():
 
 def test_spans_point_into_the_original_text():
     text = "One is here.  Two is there."
-    assert [text[a:b] for a, b in tn.sentence_spans(text)] == ["One is here.", "Two is there."]
+    assert [text[a:b] for a, b in sentence_spans(text)] == ["One is here.", "Two is there."]
 
 
 def test_stem_gives_one_key_to_the_forms_of_a_word():
-    assert tn.stem("dividends") == tn.stem("dividend")
-    assert tn.stem("increased") == tn.stem("increasing") == tn.stem("increase")
-    assert tn.stem("companies") == tn.stem("company")
-    assert tn.stem("sales") == tn.stem("sale")
+    assert stem("dividends") == stem("dividend")
+    assert stem("increased") == stem("increasing") == stem("increase")
+    assert stem("companies") == stem("company")
+    assert stem("sales") == stem("sale")
 
 
 def test_found_handles_compounds_acronyms_and_derivations():
-    keys = tn.word_keys("The Chief Executive Officer set dmodel = 512; pos- sible generation")
-    assert tn.found("ceo", keys, acronym=True)
-    assert not tn.found("ceo", keys)  # only a word written in capitals may be an acronym
-    assert tn.found("possible", keys)
-    assert tn.found("generated", keys)
-    assert not tn.found("dropout", keys)
+    keys = word_keys("The Chief Executive Officer set dmodel = 512; pos- sible generation")
+    assert found("ceo", keys, acronym=True)
+    assert not found("ceo", keys)  # only a word written in capitals may be an acronym
+    assert found("possible", keys)
+    assert found("generated", keys)
+    assert not found("dropout", keys)
 
 
 def test_rarity_weighs_names_above_everyday_words():
-    assert tn.rarity("kenvue") > tn.rarity("encoder") > tn.rarity("company")
-    assert 1.0 <= tn.rarity("company") <= 6.0
+    assert rarity("kenvue") > rarity("encoder") > rarity("company")
+    assert 1.0 <= rarity("company") <= 6.0
 
 
 def test_content_words_drop_stopwords_units_and_numbers():
-    words = tn.content_words("The revenue was roughly $5 million in FY2021 [1].")
+    words = content_words("The revenue was roughly $5 million in FY2021 [1].")
     assert words == ["revenue"]
 
 
 def test_chinese_and_japanese_sentences_end_without_a_space():
     text = "公司董事会保证报告内容真实。本报告未经审计!次の文です。 English follows. 「引用。」"
-    assert tn.split_sentences(text, hard_newlines=False) == [
+    assert split_sentences(text, hard_newlines=False) == [
         "公司董事会保证报告内容真实。",
         "本报告未经审计!",
         "次の文です。",

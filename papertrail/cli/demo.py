@@ -13,10 +13,10 @@ import sys
 import time
 from pathlib import Path
 
-from papertrail.cli import ProgressBar
+from papertrail.cli.progress import ProgressBar
+from papertrail.cli.report import format_answer
+from papertrail.cli.sample import QUESTIONS, sample_report
 from papertrail.pipeline import PaperTrail
-from papertrail.report import format_answer
-from papertrail.sample import QUESTIONS, sample_report
 from papertrail.settings import Settings
 from papertrail.verify import verify_answer
 
