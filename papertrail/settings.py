@@ -39,6 +39,16 @@ class Settings:
         "PAPERTRAIL_EMBEDDING_MODEL",
         "Local path or model id for sentence-transformers; empty = bundled all-MiniLM-L6-v2.",
     )
+    embed_backend: str = _f(
+        "auto",
+        "PAPERTRAIL_EMBED_BACKEND",
+        "What runs the embedding model: auto (ONNX Runtime when the model allows), onnx, torch.",
+    )
+    model_cache: Path = _f(
+        Path.home() / ".cache" / "papertrail",
+        "PAPERTRAIL_MODEL_CACHE",
+        "Where the embedding model's ONNX export is kept (made once, ~7 s).",
+    )
     max_pdf_mb: float = _f(50.0, "PAPERTRAIL_MAX_PDF_MB", "Largest PDF accepted, in megabytes.")
     max_pages: int = _f(1000, "PAPERTRAIL_MAX_PAGES", "Most pages accepted in one PDF.")
     max_index_seconds: float = _f(
