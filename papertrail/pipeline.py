@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from papertrail.chunking import chunk_blocks
 from papertrail.embed import Warmup
 from papertrail.errors import PaperTrailError
@@ -39,7 +41,7 @@ EMBED_BATCH = 256  # chunks per embedding call: fills the embedder's workers; pr
 class IngestResult:
     document: Document
     new: bool  # False when the same bytes were already indexed for this channel
-    embedded: int  # chunks embedded by this call (0 on a re-upload)
+    embedded: int  # texts embedded by this call (0 on a re-upload, here or in another channel)
     warnings: tuple[str, ...] = ()  # user-facing, e.g. "pages 3, 4 have no text layer"
     timings: dict[str, float] | None = None  # seconds per stage: read, chunk, embed, store
 
@@ -160,8 +162,11 @@ class PaperTrail:
         )
         self.store.begin(doc)
         embed_s = store_s = 0.0
+        embedded = 0
         try:
             self._save_pdf(channel, doc_id, data, password)
+            # the same bytes already embedded in another channel: copy their vectors
+            known = self.store.vectors_elsewhere(channel, doc_id)
             for i in range(0, len(chunks), self.embed_batch):
                 if time.perf_counter() - start > self.settings.max_index_seconds:
                     raise PaperTrailError(
@@ -172,7 +177,8 @@ class PaperTrail:
                     )
                 batch = chunks[i : i + self.embed_batch]
                 t0 = time.perf_counter()
-                vectors = self.embedder.embed([c.text for c in batch])
+                vectors, fresh = self._vectors([c.text for c in batch], known)
+                embedded += fresh
                 t1 = time.perf_counter()
                 self.store.add_chunks(channel, batch, vectors)
                 embed_s += t1 - t0
@@ -197,7 +203,20 @@ class PaperTrail:
             "store": store_s,
             "total": time.perf_counter() - start,
         }
-        return IngestResult(doc, True, len(chunks), parsed.warnings, timings)
+        return IngestResult(doc, True, embedded, parsed.warnings, timings)
+
+    def _vectors(self, texts: list[str], known: dict) -> tuple[np.ndarray, int]:
+        """Rows for ``texts``, embedding only those not in ``known`` (which gains them).
+
+        A text seen before in this document (a repeated header paragraph, a
+        boilerplate notice) or in another channel's copy is not embedded again.
+        Returns the rows and how many texts were embedded.
+        """
+        fresh = [t for t in dict.fromkeys(texts) if t not in known]
+        if fresh:
+            rows = np.asarray(self.embedder.embed(fresh), dtype=np.float32)
+            known.update(zip(fresh, rows, strict=True))
+        return np.stack([known[t] for t in texts]), len(fresh)
 
     # -- questions --------------------------------------------------------
 

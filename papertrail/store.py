@@ -313,6 +313,29 @@ class ChromaStore:
             for cid, vec in zip(got["ids"], got["embeddings"], strict=True)
         }
 
+    # -- vectors of the same bytes in other channels (speed: no re-embedding) ----
+
+    def vectors_elsewhere(self, channel: str, doc_id: str) -> dict[str, np.ndarray]:
+        """Chunk text -> stored vector of ``doc_id`` in another channel where it is ready.
+
+        Lets the same file uploaded to a second channel skip embedding. Only
+        that document's own chunks are read, and they are copied, never shared:
+        each channel keeps its own collection.
+        """
+        where = {"$and": [{"doc_id": doc_id}, {"model": self.model}, {"status": "ready"}]}
+        for meta in self._registry.get(where=where, include=["metadatas"])["metadatas"]:
+            if meta.get("channel") == channel:
+                continue
+            got = self._chunks_of(meta["channel"]).get(
+                where={"doc_id": doc_id}, include=["documents", "embeddings"]
+            )
+            if got["ids"]:
+                return {
+                    text: np.asarray(vec, dtype=np.float32)
+                    for text, vec in zip(got["documents"], got["embeddings"], strict=True)
+                }
+        return {}
+
 
 def open_store(settings: Settings, model: str | None = None) -> ChromaStore:
     """The store ``settings`` configure: a Chroma server if CHROMA_HOST is set, else
