@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("pdf", type=Path)
     b.add_argument("--channel-folder", type=Path, help="PDFs to load into the query channel")
     b.add_argument("--queries", type=int, default=40)
+    b.add_argument("--json", type=Path, dest="json_out", help="write the figures to this file")
+    b.add_argument("--repeat", type=int, default=3, help="ingest runs per pipeline (median)")
+    b.add_argument("--copies", type=int, default=4, help="copies of the folder: large channel")
 
     sub.add_parser("demo", help="build a sample PDF, ask it questions offline, write PNGs")
     return p
