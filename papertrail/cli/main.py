@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(f)
 
     e = sub.add_parser("eval", help="measure retrieval and answers on a QA JSONL file")
-    e.add_argument("data", type=Path)
+    e.add_argument("data", type=Path, nargs="+", help="one or more QA JSONL files")
     e.add_argument("--k", type=int, default=5)
     e.add_argument("--mode", choices=("retrieval", "extractive", "groq"), default="retrieval")
     e.add_argument("--json", type=Path, dest="json_out")
