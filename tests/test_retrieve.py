@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from papertrail.errors import PaperTrailError
+from papertrail.fusion import Weights
 from papertrail.retrieve import Retriever
 from papertrail.store import ChromaStore
 from papertrail.words import terms as tokenize
@@ -186,7 +187,9 @@ def test_a_question_naming_a_file_prefers_that_file(store, emb):
     acme, _ = add(store, "C", texts, b"acme", name="ACMECORP_2019_10K.pdf")
     other, _ = add(store, "C", texts, b"b", name="OTHERCO_2020_10K.pdf")  # same words
     question = "What was AcmeCorp's net revenue in FY2019?"
-    plain = Retriever(store, emb, name_boost=0.0).search("C", question, k=2)
+    plain = Retriever(store, emb, name_boost=0.0, weights=Weights(doc_weight=0.0)).search(
+        "C", question, k=2
+    )
     assert [h.chunk.text for h in plain] == [texts[0], texts[0]]  # a tie across files...
     assert plain[0].chunk.doc_id == other.doc_id  # ...that the chunk id happens to break
     boosted = Retriever(store, emb).search("C", question, k=2)
@@ -199,7 +202,9 @@ def test_fused_ranking_agrees_with_a_ranking_both_signals_share(store, emb, fusi
     texts = [f"dividends paid {'dividends ' * i}per share" for i in range(1, 8)]
     texts += [f"unrelated text about leases number {i}" for i in range(8)]
     add(store, "C", texts, b"div")
-    retriever = Retriever(store, emb, fusion=fusion, figure_boost=0.0, name_boost=0.0)
+    retriever = Retriever(
+        store, emb, name_boost=0.0, weights=Weights(fusion=fusion, figure_boost=0.0, page=0.0)
+    )
     hybrid = retriever.search("C", "dividends dividends per share", k=5)
     dense = retriever.search("C", "dividends dividends per share", k=5, mode="dense")
     lexical = retriever.search("C", "dividends dividends per share", k=5, mode="bm25")
@@ -211,7 +216,9 @@ def test_alpha_one_is_the_dense_ranking(store, emb):
     words = "total current assets million cash".split()
     add(store, "C", [" ".join(words[: i + 1]) for i in range(len(words))] + ["leases"], b"bs")
     question = "total current assets million"
-    dense_only = Retriever(store, emb, alpha=1.0, figure_boost=0.0, name_boost=0.0)
+    dense_only = Retriever(
+        store, emb, top_pages=0, weights=Weights(alpha=1.0, figure_boost=0.0, page=0.0)
+    )
     fused = [h.chunk.id for h in dense_only.search("C", question, k=4)]
     assert fused == [h.chunk.id for h in dense_only.search("C", question, k=4, mode="dense")]
 
@@ -228,7 +235,7 @@ STATEMENT_PAGES = [
 def test_a_named_statement_lifts_every_chunk_of_its_page(store, emb):
     add(store, "C", STATEMENT_PAGES, b"st")
     question = "Based on the balance sheet, what was year end accounts payable? Round to millions."
-    plain = Retriever(store, emb, statement_boost=0.0).search("C", question, k=4)
+    plain = Retriever(store, emb, weights=Weights(statement_boost=0.0)).search("C", question, k=4)
     assert plain[0].chunk.page == 1  # the premise: the notes win on words alone
     hits = Retriever(store, emb).search("C", question, k=4)
     assert hits[0].chunk.page == 2
