@@ -203,7 +203,12 @@ def test_fused_ranking_agrees_with_a_ranking_both_signals_share(store, emb, fusi
     texts += [f"unrelated text about leases number {i}" for i in range(8)]
     add(store, "C", texts, b"div")
     retriever = Retriever(
-        store, emb, name_boost=0.0, weights=Weights(fusion=fusion, figure_boost=0.0, page=0.0)
+        store,
+        emb,
+        name_boost=0.0,
+        top_pages=0,
+        per_page=0,
+        weights=Weights(fusion=fusion, figure_boost=0.0, page=0.0),
     )
     hybrid = retriever.search("C", "dividends dividends per share", k=5)
     dense = retriever.search("C", "dividends dividends per share", k=5, mode="dense")
@@ -217,7 +222,7 @@ def test_alpha_one_is_the_dense_ranking(store, emb):
     add(store, "C", [" ".join(words[: i + 1]) for i in range(len(words))] + ["leases"], b"bs")
     question = "total current assets million"
     dense_only = Retriever(
-        store, emb, top_pages=0, weights=Weights(alpha=1.0, figure_boost=0.0, page=0.0)
+        store, emb, top_pages=0, per_page=0, weights=Weights(alpha=1.0, figure_boost=0.0, page=0.0)
     )
     fused = [h.chunk.id for h in dense_only.search("C", question, k=4)]
     assert fused == [h.chunk.id for h in dense_only.search("C", question, k=4, mode="dense")]
