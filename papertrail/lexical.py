@@ -80,10 +80,11 @@ class LexicalIndex:
     doc_of_row: np.ndarray  # row -> position of its document in ``key``
     page_of_row: np.ndarray  # row -> page number in ``pages``
     page_rows: list[np.ndarray]  # page number -> its rows
+    doc_of_page: np.ndarray  # page number -> position of its document in ``key``
     bm25: bm25s.BM25 | None
     page_bm25: bm25s.BM25 | None
     doc_bm25: bm25s.BM25 | None
-    statements: dict[str, list[int]]  # statement kind -> rows on a page that statement titles
+    statements: dict[tuple[str, str], list[int]]  # (kind, doc_id) -> rows of its statement pages
 
     def chunk_scores(self, terms: list[str]) -> np.ndarray:
         """BM25 score of every chunk (row order); zeros when no term is known."""
@@ -140,10 +141,11 @@ def build(fetch, names: dict[str, str], key, old: LexicalIndex | None) -> Lexica
         doc_of_row=doc_of_row,
         page_of_row=page_of_row,
         page_rows=[np.asarray(r, np.int32) for r in page_rows],
+        doc_of_page=np.array([doc_of_row[r[0]] for r in page_rows], np.int32),
         bm25=_bm25(corpus),
         page_bm25=_bm25(page_terms),
         doc_bm25=_bm25([docs[k].identity for k in key]),
-        statements=finance_terms.statement_rows(chunks),
+        statements=_by_document(finance_terms.statement_rows(chunks), chunks),
     )
 
 
@@ -155,6 +157,15 @@ def top_rows(scores: np.ndarray, n: int) -> np.ndarray:
     part = np.argpartition(-scores, n - 1)[:n] if n < len(scores) else np.arange(len(scores))
     part = part[np.lexsort((part, -scores[part]))]
     return part[scores[part] > 0]
+
+
+def _by_document(rows: dict[str, list[int]], chunks: list[Chunk]) -> dict:
+    """Statement rows grouped by (kind, doc_id), so a question reads only routed documents'."""
+    out: dict[tuple[str, str], list[int]] = {}
+    for kind, kind_rows in rows.items():
+        for row in kind_rows:
+            out.setdefault((kind, chunks[row].doc_id), []).append(row)
+    return out
 
 
 def _bm25(corpus: list[list[str]]) -> bm25s.BM25 | None:

@@ -114,8 +114,7 @@ class Retriever:
             return [Hit(c, score=s, lexical_rank=i) for i, (c, s) in enumerate(lexical_hits, 1)]
         page_scores = index.page_scores(expanded)
         if len(page_scores) and not keep.all():
-            first_rows = np.array([rows[0] for rows in index.page_rows], np.int64)
-            page_scores = np.where(keep[index.doc_of_row[first_rows]], page_scores, 0.0)
+            page_scores = np.where(keep[index.doc_of_page], page_scores, 0.0)
         best_page = float(page_scores.max()) if len(page_scores) else 0.0
         strong = [
             index.chunks[r]
@@ -133,10 +132,13 @@ class Retriever:
         names = {d.doc_id: d.name for d in docs if d.doc_id in allowed}
         for doc_id, share in _name_weights(question, names).items():
             prior[doc_id] = min(1.0, prior.get(doc_id, 0.0) + self.name_boost * share)
-        statements = []
-        for kind in finance_terms.statements_named(question):
-            statements += [index.chunks[i] for i in index.statements.get(kind, ())]
-        statements = [c for c in statements if c.doc_id in allowed]
+        near = routing.routed(prior, allowed)
+        statements = [
+            index.chunks[row]
+            for kind in finance_terms.statements_named(question)
+            for doc_id in near
+            for row in index.statements.get((kind, doc_id), ())
+        ]
         rows = fusion.fuse(
             dense,
             lexical_hits,

@@ -22,6 +22,17 @@ from papertrail.lexical import LexicalIndex
 from papertrail.types import Chunk
 
 IDENTITY, CONTENT, DENSE = 0.5, 0.25, 0.25
+ROUTED = 3  # documents whose statement pages may join the candidates
+
+
+def routed(prior: dict[str, float], allowed: set[str]) -> set[str]:
+    """The ``ROUTED`` documents with the highest prior, or all ``allowed`` without one.
+
+    Bounds the per-question work of whole-page candidates in a large channel.
+    """
+    if not prior:
+        return allowed
+    return set(sorted(prior, key=lambda d: (-prior[d], d))[:ROUTED])
 
 
 def doc_prior(
@@ -38,8 +49,7 @@ def doc_prior(
     identity = np.where(keep, index.doc_scores(terms), 0.0)
     content = np.zeros(len(index.key), np.float32)
     if len(page_scores):
-        first_rows = np.array([rows[0] for rows in index.page_rows], np.int64)
-        np.maximum.at(content, index.doc_of_row[first_rows], page_scores)
+        np.maximum.at(content, index.doc_of_page, page_scores)
     content = np.where(keep, content, 0.0)
     best_dense = np.zeros(len(index.key), np.float32)
     position = {doc_id: pos for pos, (doc_id, _) in enumerate(index.key)}
