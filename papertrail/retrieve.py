@@ -57,6 +57,7 @@ class Retriever:
         weights: Weights | None = None,
         top_pages: int = 3,
         per_page: int = 1,
+        route_docs: int = routing.ROUTED,
         name_boost: float = 0.5,
         cache_channels: int = 8,
     ) -> None:
@@ -66,6 +67,7 @@ class Retriever:
         self.weights = weights or Weights()
         self.top_pages = top_pages
         self.per_page = per_page
+        self.route_docs = route_docs
         self.name_boost = name_boost
         self.cache_channels = cache_channels
         self._cache: OrderedDict[str, LexicalIndex] = OrderedDict()
@@ -104,39 +106,38 @@ class Retriever:
                 Hit(c, score=s, dense_rank=i, dense_score=s) for i, (c, s) in enumerate(dense, 1)
             ]
         index = self._index(channel, docs)
-        keep = np.array([doc_id in allowed for doc_id, _ in index.key], dtype=bool)
         expanded = terms + words.terms(finance_terms.expand(query))
-        scores = index.chunk_scores(expanded)
-        if not keep.all():
-            scores = np.where(keep[index.doc_of_row], scores, 0.0)
-        lexical_hits = [(index.chunks[i], float(scores[i])) for i in top_rows(scores, n)]
+        scores, page_scores = index.chunk_scores(expanded), index.page_scores(expanded)
+        keep = _mask(index, allowed)
+        lexical_hits = _top(index, scores, keep, n)
         if mode == "bm25":
             return [Hit(c, score=s, lexical_rank=i) for i, (c, s) in enumerate(lexical_hits, 1)]
-        page_scores = index.page_scores(expanded)
-        if len(page_scores) and not keep.all():
-            page_scores = np.where(keep[index.doc_of_page], page_scores, 0.0)
-        best_page = float(page_scores.max()) if len(page_scores) else 0.0
+        pages = np.where(keep[index.doc_of_page], page_scores, 0.0)
+        prior = routing.doc_prior(index, terms, pages, dense, allowed)
+        names = {d.doc_id: d.name for d in docs if d.doc_id in allowed}
+        for doc_id, share in _name_weights(question, names).items():
+            prior[doc_id] = min(1.0, prior.get(doc_id, 0.0) + self.name_boost * share)
+        near = routing.routed(prior, allowed, self.route_docs)
+        if near != allowed:  # second stage: passages of the routed documents only
+            keep = _mask(index, near)
+            lexical_hits = _top(index, scores, keep, n)
+            pages = np.where(keep[index.doc_of_page], page_scores, 0.0)
+            dense = self.store.query(channel, qvec, n, doc_ids=sorted(near))
+        best_page = float(pages.max()) if len(pages) else 0.0
         strong = [
-            index.chunks[r]
-            for p in top_rows(page_scores, self.top_pages)
-            for r in index.page_rows[p]
+            index.chunks[r] for p in top_rows(pages, self.top_pages) for r in index.page_rows[p]
         ]
 
         def page_of(chunk: Chunk) -> float:
             row = index.row_of.get(chunk.id)
             if row is None or best_page <= 0:
                 return 0.0
-            return float(page_scores[index.page_of_row[row]]) / best_page
+            return float(pages[index.page_of_row[row]]) / best_page
 
-        prior = routing.doc_prior(index, terms, page_scores, dense, allowed)
-        names = {d.doc_id: d.name for d in docs if d.doc_id in allowed}
-        for doc_id, share in _name_weights(question, names).items():
-            prior[doc_id] = min(1.0, prior.get(doc_id, 0.0) + self.name_boost * share)
-        near = routing.routed(prior, allowed)
         statements = [
             index.chunks[row]
             for kind in finance_terms.statements_named(question)
-            for doc_id in near
+            for doc_id in routing.routed(prior, near)
             for row in index.statements.get((kind, doc_id), ())
         ]
         rows = fusion.fuse(
@@ -181,6 +182,18 @@ class Retriever:
             while len(self._cache) > self.cache_channels:
                 self._cache.popitem(last=False)
             return index
+
+
+def _mask(index: LexicalIndex, doc_ids: set[str]) -> np.ndarray:
+    """Per document of ``index`` (``key`` order): is it one of ``doc_ids``?"""
+    return np.array([doc_id in doc_ids for doc_id, _ in index.key], dtype=bool)
+
+
+def _top(index: LexicalIndex, scores: np.ndarray, keep: np.ndarray, n: int):
+    """The ``n`` best (chunk, BM25 score) of the kept documents."""
+    if not keep.all():
+        scores = np.where(keep[index.doc_of_row], scores, 0.0)
+    return [(index.chunks[i], float(scores[i])) for i in top_rows(scores, n)]
 
 
 _YEAR = re.compile(r"(19|20)\d\d")

@@ -22,17 +22,18 @@ from papertrail.lexical import LexicalIndex
 from papertrail.types import Chunk
 
 IDENTITY, CONTENT, DENSE = 0.5, 0.25, 0.25
-ROUTED = 3  # documents whose statement pages may join the candidates
+ROUTED = 3  # documents whose passages a question in a larger channel searches
 
 
-def routed(prior: dict[str, float], allowed: set[str]) -> set[str]:
-    """The ``ROUTED`` documents with the highest prior, or all ``allowed`` without one.
-
-    Bounds the per-question work of whole-page candidates in a large channel.
+def routed(prior: dict[str, float], allowed: set[str], top: int = ROUTED) -> set[str]:
+    """The ``top`` documents of ``allowed`` with the highest prior (all without one, or
+    with ``top`` 0): the second stage searches their passages only, which also bounds
+    the per-question work of whole-page candidates in a large channel.
     """
-    if not prior:
+    ranked = sorted((d for d in prior if d in allowed), key=lambda d: (-prior[d], d))
+    if not ranked or top <= 0 or len(allowed) <= top:
         return allowed
-    return set(sorted(prior, key=lambda d: (-prior[d], d))[:ROUTED])
+    return set(ranked[:top])
 
 
 def doc_prior(

@@ -259,3 +259,16 @@ def test_bm25_query_gains_filing_wording(store, retriever):
     add(store, "C", ["Net sales grew 31% in 2017.", "Headcount grew in 2017."], b"rv")
     hits = retriever.search("C", "How much did revenue grow?", k=1, mode="bm25")
     assert hits and hits[0].chunk.text.startswith("Net sales")
+
+
+def test_many_documents_route_to_the_issuer_the_question_names(store, emb):
+    issuers = ["Initech", "Globex", "Umbrella", "Hooli", "Soylent"]
+    for n, issuer in enumerate(issuers):
+        cover = f"{issuer.upper()} INC. Annual report for the fiscal year ended 2019"
+        body = [f"Net revenue was {1000 + n} million.", "Operating income was 300 million."]
+        add(store, "C", [cover, "Contents", *body], issuer.encode(), name=f"filing{n}.pdf")
+    hits = Retriever(store, emb).search("C", "What was Hooli's net revenue?", k=5)
+    assert hits[0].chunk.text == "Net revenue was 1003 million."
+    assert len({h.chunk.doc_id for h in hits}) <= 3  # passages of the routed documents only
+    flat = Retriever(store, emb, route_docs=0).search("C", "What was Hooli's net revenue?", k=5)
+    assert len({h.chunk.doc_id for h in flat}) > 3
