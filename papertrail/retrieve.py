@@ -108,31 +108,31 @@ class Retriever:
         index = self._index(channel, docs)
         expanded = terms + words.terms(finance_terms.expand(query))
         scores, page_scores = index.chunk_scores(expanded), index.page_scores(expanded)
-        keep = _mask(index, allowed)
-        lexical_hits = _top(index, scores, keep, n)
         if mode == "bm25":
+            lexical_hits = _top(index, scores, index.rows_of(allowed), n)
             return [Hit(c, score=s, lexical_rank=i) for i, (c, s) in enumerate(lexical_hits, 1)]
-        pages = np.where(keep[index.doc_of_page], page_scores, 0.0)
-        prior = routing.doc_prior(index, terms, pages, dense, allowed)
+        prior = routing.doc_prior(index, terms, page_scores, dense, allowed)
         names = {d.doc_id: d.name for d in docs if d.doc_id in allowed}
         for doc_id, share in _name_weights(question, names).items():
             prior[doc_id] = min(1.0, prior.get(doc_id, 0.0) + self.name_boost * share)
         near = routing.routed(prior, allowed, self.route_docs)
         if near != allowed:  # second stage: passages of the routed documents only
-            keep = _mask(index, near)
-            lexical_hits = _top(index, scores, keep, n)
-            pages = np.where(keep[index.doc_of_page], page_scores, 0.0)
             dense = self.store.query(channel, qvec, n, doc_ids=sorted(near))
-        best_page = float(pages.max()) if len(pages) else 0.0
-        strong = [
-            index.chunks[r] for p in top_rows(pages, self.top_pages) for r in index.page_rows[p]
-        ]
+        lexical_hits = _top(index, scores, index.rows_of(near), n)
+        pages = index.pages_of(near)
+        if pages is not None:  # only the searched documents' pages count
+            searched = np.zeros_like(page_scores)
+            searched[pages] = page_scores[pages]
+            page_scores = searched
+        best_page = float(page_scores.max()) if len(page_scores) else 0.0
+        top = top_rows(page_scores, self.top_pages)
+        strong = [index.chunks[r] for p in top for r in index.page_rows(p)]
 
         def page_of(chunk: Chunk) -> float:
-            row = index.row_of.get(chunk.id)
+            row = index.row(chunk)
             if row is None or best_page <= 0:
                 return 0.0
-            return float(pages[index.page_of_row[row]]) / best_page
+            return float(page_scores[index.page_of_row[row]]) / best_page
 
         statements = [
             index.chunks[row]
@@ -184,16 +184,10 @@ class Retriever:
             return index
 
 
-def _mask(index: LexicalIndex, doc_ids: set[str]) -> np.ndarray:
-    """Per document of ``index`` (``key`` order): is it one of ``doc_ids``?"""
-    return np.array([doc_id in doc_ids for doc_id, _ in index.key], dtype=bool)
-
-
-def _top(index: LexicalIndex, scores: np.ndarray, keep: np.ndarray, n: int):
-    """The ``n`` best (chunk, BM25 score) of the kept documents."""
-    if not keep.all():
-        scores = np.where(keep[index.doc_of_row], scores, 0.0)
-    return [(index.chunks[i], float(scores[i])) for i in top_rows(scores, n)]
+def _top(index: LexicalIndex, scores: np.ndarray, rows: np.ndarray | None, n: int):
+    """The ``n`` best (chunk, BM25 score) among ``rows`` (None: every row)."""
+    best = top_rows(scores, n) if rows is None else rows[top_rows(scores[rows], n)]
+    return [(index.chunks[i], float(scores[i])) for i in best]
 
 
 _YEAR = re.compile(r"(19|20)\d\d")

@@ -49,8 +49,10 @@ def doc_prior(
         return {}
     identity = np.where(keep, index.doc_scores(terms), 0.0)
     content = np.zeros(len(index.key), np.float32)
-    if len(page_scores):
-        np.maximum.at(content, index.doc_of_page, page_scores)
+    if len(page_scores):  # pages are numbered document by document: max per run
+        has_pages = np.diff(np.append(index.doc_page_start, len(page_scores))) > 0
+        best = np.maximum.reduceat(page_scores, index.doc_page_start[has_pages])
+        content[has_pages] = best
     content = np.where(keep, content, 0.0)
     best_dense = np.zeros(len(index.key), np.float32)
     position = {doc_id: pos for pos, (doc_id, _) in enumerate(index.key)}

@@ -48,7 +48,8 @@ def test_a_page_scores_its_chunks_words_together():
     # the notes' prose beats the table row alone; the row's page beats the notes' page
     assert chunk_scores[3] > chunk_scores[2]
     assert page_scores[index.page_of_row[2]] > page_scores[index.page_of_row[3]]
-    assert [index.chunks[r].index for r in index.page_rows[index.page_of_row[2]]] == [1, 2]
+    assert [index.chunks[r].index for r in index.page_rows(index.page_of_row[2])] == [1, 2]
+    assert index.row(DOCS["a"][2]) == 2 and index.row(DOCS["b"][0]) is None
 
 
 def test_adding_a_document_tokenises_only_that_document():
