@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from papertrail import finance_terms, words
+from papertrail import finance_terms, periods, words
 from papertrail.bm25 import BM25, Vocabulary, count, stack
 from papertrail.types import Chunk
 
@@ -71,6 +71,7 @@ class _Doc:
     page_counts: sparse.csr_matrix  # page x term: every chunk of a page summed
     identity: sparse.csr_matrix  # one row
     statements: dict[str, list[int]]  # statement kind -> rows within this document
+    period: periods.Period  # the reporting period it covers, if it says
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,7 @@ class LexicalIndex:
     page_bm25: BM25
     doc_bm25: BM25
     statements: dict[tuple[str, str], list[int]]  # (kind, doc_id) -> rows of its statement pages
+    periods: list[periods.Period]  # ``key`` order
 
     def chunk_scores(self, terms: list[str]) -> np.ndarray:
         """BM25 score of every chunk (row order); zeros when no term is known."""
@@ -179,6 +181,7 @@ def build(fetch, names: dict[str, str], key, old: LexicalIndex | None) -> Lexica
         page_bm25=BM25(stack([d.page_counts for d in parts], width), vocab),
         doc_bm25=BM25(stack([d.identity for d in parts], width), vocab),
         statements=statements,
+        periods=[d.period for d in parts],
     )
 
 
@@ -191,7 +194,8 @@ def _document(chunks: list[Chunk], name: str, vocab: Vocabulary) -> _Doc:
     where = (page_of_row, np.arange(len(chunks)))
     ones = np.ones(len(chunks), np.float32)
     member = sparse.csr_matrix((ones, where), (len(numbers), len(chunks)))
-    identity = count([words.terms(identity_text(name, chunks))], vocab)
+    opening = identity_text(name, chunks)
+    identity = count([words.terms(opening)], vocab)
     return _Doc(
         chunks,
         counts,
@@ -199,6 +203,7 @@ def _document(chunks: list[Chunk], name: str, vocab: Vocabulary) -> _Doc:
         (member @ counts).tocsr(),
         identity,
         finance_terms.statement_rows(chunks),
+        periods.of_document(name, opening),
     )
 
 

@@ -111,7 +111,7 @@ class Retriever:
         if mode == "bm25":
             lexical_hits = _top(index, scores, index.rows_of(allowed), n)
             return [Hit(c, score=s, lexical_rank=i) for i, (c, s) in enumerate(lexical_hits, 1)]
-        prior = routing.doc_prior(index, terms, page_scores, dense, allowed)
+        prior = routing.doc_prior(index, question, terms, page_scores, dense, allowed)
         names = {d.doc_id: d.name for d in docs if d.doc_id in allowed}
         for doc_id, share in _name_weights(question, names).items():
             prior[doc_id] = min(1.0, prior.get(doc_id, 0.0) + self.name_boost * share)

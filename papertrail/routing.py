@@ -7,10 +7,12 @@ document:
 * identity: BM25 of the question against what each document says about
   itself (file name words, opening pages: ``lexical.identity_text``);
 * content: the document's best page BM25 score for the question;
-* dense: the document's best cosine similarity among the dense candidates.
+* dense: the document's best cosine similarity among the dense candidates;
+* period: how well the reporting period the document covers serves the latest
+  period the question names (``periods``: a report never holds later periods).
 
-They are mixed (``IDENTITY``, ``CONTENT``, ``DENSE``) and scaled so the best
-document gets 1. With one document there is nothing to route. It leaves out
+They are mixed (``IDENTITY``, ``CONTENT``, ``DENSE``, ``PERIOD``) and scaled so
+the best document gets 1. With one document there is nothing to route. It leaves out
 learned routers and metadata the uploader did not put in the PDF.
 """
 
@@ -18,10 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from papertrail import periods
 from papertrail.lexical import LexicalIndex
 from papertrail.types import Chunk
 
-IDENTITY, CONTENT, DENSE = 0.5, 0.25, 0.25
+IDENTITY, CONTENT, DENSE, PERIOD = 0.5, 0.25, 0.25, 0.75
 ROUTED = 3  # documents whose passages a question in a larger channel searches
 
 
@@ -38,6 +41,7 @@ def routed(prior: dict[str, float], allowed: set[str], top: int = ROUTED) -> set
 
 def doc_prior(
     index: LexicalIndex,
+    question: str,
     terms: list[str],
     page_scores: np.ndarray,
     dense: list[tuple[Chunk, float]],
@@ -61,7 +65,10 @@ def doc_prior(
         if pos is not None:
             best_dense[pos] = max(best_dense[pos], sim)
     best_dense = np.where(keep, best_dense, 0.0)
+    when = periods.asked(question)
+    period = np.array([periods.match(p, when) for p in index.periods], np.float32)
     mixed = IDENTITY * _scaled(identity) + CONTENT * _scaled(content) + DENSE * _scaled(best_dense)
+    mixed += PERIOD * np.where(keep, period, 0.0)
     top = float(mixed.max())
     if top <= 0:
         return {}

@@ -70,13 +70,13 @@ def test_routing_prefers_the_document_that_names_the_issuer_and_period():
     index = index_of("ab")
     allowed = {"a" * 64, "b" * 64}
     terms = words.terms("What was Acme's accounts payable in FY2019?")
-    prior = doc_prior(index, terms, index.page_scores(terms), [], allowed)
+    prior = doc_prior(index, "", terms, index.page_scores(terms), [], allowed)
     assert prior["a" * 64] == 1.0 and prior["b" * 64] < 0.5
     terms = words.terms("Which regions does Globex report for Q2 2023?")
-    prior = doc_prior(index, terms, index.page_scores(terms), [], allowed)
+    prior = doc_prior(index, "", terms, index.page_scores(terms), [], allowed)
     assert prior["b" * 64] == 1.0 and prior["a" * 64] < 0.5
     assert routed(prior, allowed) == allowed  # fewer documents than ROUTED
-    assert doc_prior(index, terms, index.page_scores(terms), [], {"a" * 64}) == {}
+    assert doc_prior(index, "", terms, index.page_scores(terms), [], {"a" * 64}) == {}
 
 
 def test_top_rows_best_first_positive_only():
