@@ -101,3 +101,15 @@ def test_page_score_and_prior_lift_a_chunk_and_diversify_caps_a_page():
     rows = [{"chunk": ch} for ch in (a, b, c)]
     assert [r["chunk"] for r in diversify(rows, 1)] == [a, c, b]
     assert diversify(rows, 0) == rows
+
+
+def test_routing_prefers_the_filing_of_the_period_asked():
+    DOCS["c"] = [chunk("c", 0, 1, "ACME CORP Annual report", "ACME_2021_10K.pdf")]
+    DOCS["d"] = [chunk("d", 0, 1, "ACME CORP Annual report", "ACME_2019_10K.pdf")]
+    NAMES.update({"c" * 64: "ACME_2021_10K.pdf", "d" * 64: "ACME_2019_10K.pdf"})
+    index = index_of("cd")
+    allowed = {"c" * 64, "d" * 64}
+    question = "What was Acme's revenue in FY2019?"
+    terms = words.terms("What was Acme's revenue?")  # the years alone tell them apart
+    prior = doc_prior(index, question, terms, index.page_scores(terms), [], allowed)
+    assert prior["d" * 64] == 1.0 and prior["c" * 64] < 1.0
