@@ -1,4 +1,4 @@
-"""Hybrid retrieval: dense (Chroma) + BM25 (bm25s), fused with page and document signals.
+"""Hybrid retrieval: dense (Chroma) + BM25 (``bm25``), fused with page and document signals.
 
 ``Retriever.search`` drops answer-format sentences from the question
 ("Round your answer to two decimal places.", see ``finance_terms``), then
@@ -7,9 +7,10 @@ channel's ready documents and fuses them (``fusion``): each list's scores
 scaled to [0, 1] and mixed, plus the BM25 score of the chunk's whole page,
 bonuses for exact figures and for pages a named financial statement titles,
 and, in multi-document channels, a prior for the documents the question is
-about (``routing``: what each document says about itself, its best page, its
-best dense match). The chunks of the best pages join the candidates even if
-neither ranking found them. BM25 indexes chunks, pages and documents
+about (``routing``: what each document says about itself, the period it
+covers, its best page, its best dense match); with more than ``route_docs``
+documents only the best ones' passages are searched. The chunks of the best
+pages join the candidates even if neither ranking found them. BM25 indexes chunks, pages and documents
 (``lexical``); the query gains a filing's wording for the finance terms it
 uses ("COGS" -> "cost of sales"). The BM25 index is built per channel and
 cached until the set of ready documents changes. It leaves out re-ranking
@@ -117,7 +118,9 @@ class Retriever:
             prior[doc_id] = min(1.0, prior.get(doc_id, 0.0) + self.name_boost * share)
         near = routing.routed(prior, allowed, self.route_docs)
         if near != allowed:  # second stage: passages of the routed documents only
-            dense = self.store.query(channel, qvec, n, doc_ids=sorted(near))
+            # the channel-wide dense list, kept to them: as good on the 33-filing channel as
+            # a query filtered to them or one 4x deeper, which cost ~30 ms more at 26k chunks
+            dense = [(c, sim) for c, sim in dense if c.doc_id in near]
         lexical_hits = _top(index, scores, index.rows_of(near), n)
         pages = index.pages_of(near)
         if pages is not None:  # only the searched documents' pages count
