@@ -12,9 +12,9 @@ covers, its best page, its best dense match); with more than ``route_docs``
 documents only the best ones' passages are searched. The chunks of the best
 pages join the candidates even if neither ranking found them. BM25 indexes
 chunks, pages and documents (``lexical``); the query gains a filing's wording
-for the finance terms it uses ("COGS" -> "cost of sales"). The BM25 index is built per channel and
-cached until the set of ready documents changes. It leaves out re-ranking
-models and generation.
+for the finance terms it uses ("COGS" -> "cost of sales"). The BM25 index is
+built per channel and cached until the set of ready documents changes. It
+leaves out re-ranking models and generation.
 """
 
 from __future__ import annotations
