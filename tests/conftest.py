@@ -7,6 +7,8 @@ import threading
 
 import pytest
 
+from tests.services import chroma_server, redis_client, redis_server  # noqa: F401 (fixtures)
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
