@@ -10,8 +10,9 @@ PDF in one channel holds one worker and never delays another channel. The job
 gathers the PDFs (``slack_files``), calls ``ChatService.handle`` and writes the
 thread (``slack_reply``). ``run_http`` serves ``/slack/events`` (signed
 requests) and ``/healthz``; ``run_socket_mode`` needs an ``xapp-`` token.
-Left out: OAuth/multi-workspace installs and sharing the seen-set between
-processes (see ``adapters/dedup.py``).
+With ``jobs`` (multi-worker mode) the queued work goes to a Redis stream
+instead, which every instance consumes (``adapters/jobs.py``), and ``seen``
+is shared through Redis. Left out: OAuth/multi-workspace installs.
 """
 
 from __future__ import annotations
@@ -107,7 +108,9 @@ class SlackBot:
         history_limit: int,
         progress_interval: float,
         signing_secret: str | None,
+        jobs=None,  # multi-worker mode: an ``adapters.jobs.RedisJobs``
     ) -> None:
+        self.jobs = jobs
         self.service = service
         self.client = client
         self.downloader = downloader
@@ -133,7 +136,23 @@ class SlackBot:
         if not self.seen.first((team, channel, ts)):
             log.info("duplicate delivery of %s/%s ignored", channel, ts)
             return
+        if self.jobs is not None:  # acked: a job any worker runs, taken over if this one dies
+            self.jobs.put({"team": team, "event": event, "bot_user_id": bot_user_id})
+            return
         self.worker.submit((team, channel), lambda: self.answer(team, event, bot_user_id))
+
+    def run_job(self, payload: dict, done: Callable[[], None]) -> None:
+        """Run a job from ``self.jobs`` on the pool; ``done()`` acknowledges it."""
+        team, event = payload["team"], payload["event"]
+        log.info("job for %s/%s", event["channel"], event["ts"])
+
+        def job() -> None:
+            try:
+                self.answer(team, event, payload["bot_user_id"])
+            finally:
+                done()
+
+        self.worker.submit((team, event["channel"]), job)
 
     def answer(self, team: str, event: dict, bot_user_id: str) -> None:
         """Gather the files, ask the service, write the thread (runs on the pool)."""
@@ -166,6 +185,8 @@ class SlackBot:
         responder.finish(reply)
 
     def close(self) -> None:
+        if self.jobs is not None:
+            self.jobs.close()
         self.worker.shutdown(wait=False)
 
 
@@ -181,11 +202,13 @@ def build_slack_app(
     progress_interval: float = 1.0,
     seen: SeenSet | None = None,
     download_timeout: float = 60.0,
+    jobs=None,
 ) -> App:
     """A Bolt app answering mentions with ``service``; calls ``auth.test`` at once.
 
     ``api_url`` (``SLACK_API_URL``) points the Web API elsewhere, e.g. a test
-    server. Pass a shared ``seen`` when several apps must not answer twice.
+    server. Pass a shared ``seen`` when several apps must not answer twice, and
+    ``jobs`` (``adapters/jobs.py``) so that a dead worker's questions are taken over.
     """
     kwargs = {}
     if api_url:
@@ -205,7 +228,10 @@ def build_slack_app(
         history_limit=history_limit,
         progress_interval=progress_interval,
         signing_secret=signing_secret,
+        jobs=jobs,
     )
+    if jobs is not None:
+        jobs.start(bot.run_job)
 
     @app.event("app_mention")
     def on_app_mention(body, event, context):
