@@ -126,13 +126,15 @@ class RedisJobs:
 
     def _dispatch(self, run: Runner, entry_id, fields: dict) -> None:
         entry = _text(entry_id)
-        if self._deliveries(entry) > MAX_DELIVERIES:
+        deliveries = self._deliveries(entry)
+        if deliveries > MAX_DELIVERIES:
             log.error("dropping job %s: its workers died %d times", entry, MAX_DELIVERIES)
             self._ack(entry)
             return
         with self._lock:
             self._running.add(entry)
         payload = json.loads(_text(fields.get(b"payload", fields.get("payload", "{}"))))
+        payload["deliveries"] = deliveries  # > 1: taken over from a worker that died
         finished = threading.Event()
 
         def done() -> None:

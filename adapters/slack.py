@@ -35,6 +35,7 @@ from adapters.dedup import SeenSet
 from adapters.service import ChatService, Mention, Reply
 from adapters.slack_files import HISTORY_LIMIT, SlackDownloader, gather
 from adapters.slack_reply import ThreadResponder
+from adapters.slack_takeover import retire_stale_progress
 from papertrail.errors import PaperTrailError
 
 log = logging.getLogger(__name__)
@@ -148,6 +149,11 @@ class SlackBot:
 
         def job() -> None:
             try:
+                if payload.get("deliveries", 1) > 1:  # a dead worker's progress is stale
+                    thread = event.get("thread_ts") or event["ts"]
+                    retire_stale_progress(
+                        self.client, event["channel"], thread, payload["bot_user_id"]
+                    )
                 self.answer(team, event, payload["bot_user_id"])
             finally:
                 done()

@@ -4,7 +4,9 @@ Everything is per channel and synchronous; callers on an event loop run it in
 a thread, and callers that serve many channels serialise work per channel
 (``adapters/service.py``). The pieces are passed in, so tests build a
 ``PaperTrail`` from small fakes and ``from_settings`` builds the real one.
-It leaves out scheduling, chat formatting and platform I/O.
+With ``leases`` (multi-worker mode) one worker indexes a file while the others
+wait for it; with a Chroma server the PDFs for page images are shared
+(``pdf_files.py``). It leaves out scheduling, chat formatting and platform I/O.
 """
 
 from __future__ import annotations

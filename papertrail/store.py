@@ -11,8 +11,11 @@ documents. A crash mid-ingest therefore leaves an invisible half document,
 which ``begin`` (same document again) or ``cleanup`` removes. The registry
 lives in Chroma so a Chroma server serves several bot processes the same way
 as the embedded client. Vectors are always passed in (never Chroma's embedding
-function, which would download a model). It leaves out embedding, ranking
-fusion and any locking across processes.
+function, which would download a model). Chunk ids are ``<file sha256>:<chunk
+number>`` inside the channel's collection, so indexing the same file again
+upserts the same records. It leaves out embedding, ranking fusion and locking
+across processes (one worker indexes a file under a lease: ``coord.py``), and
+the metadata format (``chroma_meta.py``).
 """
 
 from __future__ import annotations

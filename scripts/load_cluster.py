@@ -16,7 +16,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.services import _stop, start_chroma, start_redis
+from tests.services import start_chroma, start_redis, stop
 from tests.workers import SlackWorker
 
 
@@ -61,9 +61,13 @@ class Cluster:
             out.append(int(line.split()[1]) / 1024)
         return out
 
+    def jobs_per_worker(self) -> list[int]:
+        """Jobs each worker ran (its log's "job for" lines), index PDFs included."""
+        return [w.log_path.read_text(errors="replace").count("job for ") for w in self.workers]
+
     def close(self) -> None:
         for w in self.workers:
             w.stop()
-        _stop(self.chroma.process)
-        _stop(self.redis.process)
+        stop(self.chroma.process)
+        stop(self.redis.process)
         self._dir.cleanup()

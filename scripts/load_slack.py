@@ -294,6 +294,7 @@ def run(args) -> int:
         if args.workers:
             rss = bot.peak_rss_mb()
             print(f"worker peak RSS: {', '.join(f'{r:.0f}' for r in rss)} MB (VmHWM)")
+            print(f"jobs run per worker (indexings + questions): {bot.jobs_per_worker()}")
         code = report(fake, mentions, deliveries, acks, figures)
         if figures.get("timed_out"):
             print(f"global timeout of {args.timeout:g} s reached", file=sys.stderr)

@@ -56,7 +56,7 @@ def _wait(ready: Callable[[], bool], process: subprocess.Popen, name: str) -> No
     raise RuntimeError(f"{name} did not answer within {STARTUP_TIMEOUT:g} s")
 
 
-def _stop(process: subprocess.Popen) -> None:
+def stop(process: subprocess.Popen) -> None:
     process.terminate()
     try:
         process.wait(10)
@@ -105,24 +105,23 @@ def start_chroma(folder: Path) -> Service:
     return Service("127.0.0.1", port, process)
 
 
-@pytest.fixture(scope="session")
-def redis_server() -> Iterator[Service]:
-    with tempfile.TemporaryDirectory(prefix="pt-redis-") as folder:
-        service = start_redis(Path(folder))
+def _running(start: Callable[[Path], Service], prefix: str) -> Iterator[Service]:
+    with tempfile.TemporaryDirectory(prefix=prefix) as folder:
+        service = start(Path(folder))
         try:
             yield service
         finally:
-            _stop(service.process)
+            stop(service.process)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[Service]:
+    yield from _running(start_redis, "pt-redis-")
 
 
 @pytest.fixture(scope="session")
 def chroma_server() -> Iterator[Service]:
-    with tempfile.TemporaryDirectory(prefix="pt-chroma-") as folder:
-        service = start_chroma(Path(folder))
-        try:
-            yield service
-        finally:
-            _stop(service.process)
+    yield from _running(start_chroma, "pt-chroma-")
 
 
 @pytest.fixture

@@ -131,3 +131,21 @@ def test_unreachable_redis_is_a_config_error_naming_the_variable():
     with pytest.raises(PaperTrailError) as err:
         connect("redis://127.0.0.1:1/0")
     assert err.value.code == "config" and "REDIS_URL" in err.value.message
+
+
+def test_a_held_lease_is_renewed_in_the_background_and_reports_its_loss():
+    clock = Clock()
+    leases = LocalLeases(clock)
+    got = acquire_or_wait(leases, "doc", 0.15, lambda: None, timeout=1, clock=clock)
+    clock.now += 0.1  # within the TTL: the heartbeat (every 0.05 s) keeps renewing it
+    time.sleep(0.2)
+    got.check()
+    assert leases.acquire("doc", 0.15) is None
+    clock.now += 10  # a long pause (e.g. a suspended VM): the lease expired meanwhile
+    assert leases.acquire("doc", 100)  # another worker takes the work over
+    time.sleep(0.2)
+    with pytest.raises(PaperTrailError) as err:
+        got.check()
+    assert err.value.code == "lease_lost"
+    got.release()
+    assert leases.acquire("doc", 1) is None  # releasing a lost lease leaves the new holder's

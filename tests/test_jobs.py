@@ -59,7 +59,7 @@ def test_a_dead_workers_job_is_taken_over_after_the_idle_time(redis_client):
     runner = Recorder()
     survivor.start(runner)
     wait(lambda: runner.payloads)
-    assert runner.payloads == [{"question": "q1"}]
+    assert runner.payloads == [{"question": "q1", "deliveries": 2}]  # marked as taken over
     assert time.monotonic() - started >= 0.9  # not before it was idle long enough
     survivor.close()
 

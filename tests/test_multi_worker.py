@@ -141,6 +141,7 @@ def test_list_through_either_worker_shows_the_same_documents_once(cluster):
     assert sorted(name for name, _, _ in through_a) == ["first.pdf", "second.pdf"]
 
 
+@pytest.mark.timeout(900)  # up to 3 min to reach indexing + the 4 min takeover bound
 def test_worker_killed_while_indexing_is_taken_over_and_the_filing_listed_once(cluster):
     fake, a, b = cluster.fake, cluster.workers["a"], cluster.workers["b"]
     ch = channel()
@@ -160,6 +161,9 @@ def test_worker_killed_while_indexing_is_taken_over_and_the_filing_listed_once(c
     took = time.monotonic() - killed
     assert took < ANSWER_TIMEOUT
     assert "taking over job" in survivor.log()
+    thread = fake.bot_messages(ch, post["ts"])
+    assert not [m for m in thread if m["text"].startswith(":hourglass")]  # no stale progress
+    assert any("took over" in m["text"] for m in thread)
     assert "48,213" in answer["text"] or "48,213" in str(answer["blocks"])
     assert f"page {FACT_PAGE}" in str(answer["blocks"])
 
