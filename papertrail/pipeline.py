@@ -73,6 +73,7 @@ class PaperTrail:
         self.files = PdfFiles(Path(settings.data_dir) / "files", shared=blobs)
         self.embed_batch = EMBED_BATCH
         self.leases = leases  # multi-worker mode (bot/wiring.py): one worker indexes a file
+        self.lease_ttl = LEASE_TTL
 
     @classmethod
     def from_settings(cls, settings: Settings, **shared) -> PaperTrail:
@@ -134,7 +135,7 @@ class PaperTrail:
         got = acquire_or_wait(
             self.leases,
             f"index:{channel}:{doc_id}",
-            LEASE_TTL,
+            self.lease_ttl,
             lambda: self._ready(channel, doc_id),
             timeout=self.settings.max_index_seconds,
         )
@@ -220,8 +221,9 @@ class PaperTrail:
             doc = self.store.commit(doc)
             store_s += time.perf_counter() - t0
         except BaseException:
-            self.store.delete(channel, doc_id)
-            self.files.delete(channel, doc_id)
+            if lease is None or not lease.lost:  # a lost lease's work is someone else's now
+                self.store.delete(channel, doc_id)
+                self.files.delete(channel, doc_id)
             raise
         try:
             self.retriever.warm(channel)  # build the BM25 index now, not on the first question

@@ -1,12 +1,18 @@
-"""Two pipelines with their own data folders sharing a real Chroma server and a real Redis."""
+"""Pipelines sharing one index: two workers on a real Chroma server and Redis; a lost lease."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
+import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from papertrail.blobs import ChromaBlobs
+from papertrail.coord import LocalLeases
+from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
 from papertrail.redis_coord import RedisLeases
 from papertrail.settings import Settings
@@ -92,3 +98,41 @@ def test_shared_blobs_span_several_records_and_reject_a_damaged_copy(chroma_serv
     col.delete(ids=["k1/doc.pdf/1"])  # e.g. a writer killed half-way
     assert blobs.get("k1/doc.pdf") is None
     assert blobs.get("never/put.pdf") is None
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_worker_that_lost_its_lease_stops_and_leaves_the_new_holders_work(tmp_path):
+    clock = Clock()
+    leases = LocalLeases(clock)
+    taken: list[str] = []
+
+    class StallingEmbedder(HashEmbedder):
+        def embed(self, texts):
+            if self.calls == 1:  # a long pause after the first batch: the lease expires
+                clock.now += 100
+                taken.append(leases.acquire("index:c1:" + doc_id, 100))  # another worker
+                time.sleep(0.3)  # the heartbeat notices
+            return super().embed(texts)
+
+    embedder = StallingEmbedder()
+    pt = PaperTrail(
+        Settings(data_dir=tmp_path),
+        embedder=embedder,
+        store=ChromaStore.ephemeral(model=embedder.name),
+        leases=leases,
+    )
+    pt.embed_batch, pt.lease_ttl = 2, 0.15
+    data = pdfs.paper_pdf()
+    doc_id = hashlib.sha256(data).hexdigest()
+    with pytest.raises(PaperTrailError) as err:
+        pt.ingest("c1", "paper.pdf", data)
+    assert err.value.code == "lease_lost" and taken[0]
+    assert pt.store.get_document("c1", doc_id) is not None  # not deleted under the new holder
+    assert embedder.calls == 2  # stopped at the next batch
