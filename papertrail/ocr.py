@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from papertrail.layout import TextBlock, TextLine, reading_order
+from papertrail.offline import offline_env
 from papertrail.types import Rect
 
 DET_SIDE = 1600  # px: longest side of the copy text boxes are detected on ...
@@ -187,7 +188,7 @@ class RapidOcrEngine:
         if self._ocr is None:
             with self._load_lock:
                 if self._ocr is None:
-                    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+                    offline_env()  # before onnxruntime is imported
                     from rapidocr_onnxruntime import RapidOCR
 
                     ocr = RapidOCR(intra_op_num_threads=1)  # see recognise()

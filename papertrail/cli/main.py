@@ -10,27 +10,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 from papertrail.cli.progress import ProgressBar
 from papertrail.errors import PaperTrailError
 from papertrail.names import safe_filename
+from papertrail.offline import offline_env
 from papertrail.settings import Settings
 
 DEFAULT_CHANNEL = "cli"
-
-
-def _offline_env() -> None:
-    for key, value in (
-        ("HF_HUB_OFFLINE", "1"),
-        ("TRANSFORMERS_OFFLINE", "1"),
-        ("ORT_DISABLE_TELEMETRY", "1"),
-        ("ANONYMIZED_TELEMETRY", "False"),
-        ("TOKENIZERS_PARALLELISM", "false"),
-    ):
-        os.environ.setdefault(key, value)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,7 +88,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None, *, pipeline=None) -> int:
     """Run one command; ``pipeline`` replaces the real one (tests pass a small one)."""
-    _offline_env()
+    offline_env()
     args = build_parser().parse_args(argv)
     try:
         settings = Settings.from_env()

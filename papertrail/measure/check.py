@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from papertrail.errors import PaperTrailError
+from papertrail.offline import offline_env
 from papertrail.settings import Settings
 
 QUESTION = "What is this document about?"
@@ -118,9 +119,7 @@ def run_check(
 def run_one(path: Path, command: Command, result_path: Path, *, timeout: float) -> FileResult:
     """Run the child for ``path``, kill it after ``timeout`` s, and classify what happened."""
     result_path.unlink(missing_ok=True)
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    env.update(ORT_DISABLE_TELEMETRY="1", ANONYMIZED_TELEMETRY="False")
-    env.setdefault("TOKENIZERS_PARALLELISM", "false")
+    env = offline_env(dict(os.environ))
     with tempfile.TemporaryFile() as err:
         start = time.monotonic()
         proc = subprocess.Popen(
