@@ -11,16 +11,17 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from papertrail.envvars import describe as describe_fields
+from papertrail.envvars import env_field, read_env
 from papertrail.errors import PaperTrailError
 
 REFUSAL = "The documents provided do not contain the answer to this question."
 
 
-def _f(default, env: str, help: str):
-    return field(default=default, metadata={"env": env, "help": help})
+_f = env_field
 
 
 @dataclass(frozen=True)
@@ -74,13 +75,7 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> Settings:
         """Read every field from ``env`` (default ``os.environ``); unset keeps the default."""
-        env = os.environ if env is None else env
-        values = {}
-        for f in dataclasses.fields(cls):
-            raw = env.get(f.metadata["env"])
-            if raw is None or raw.strip() == "":
-                continue
-            values[f.name] = _parse(f, raw.strip())
+        values = read_env(cls, os.environ if env is None else env, _parse)
         values.update(overrides)
         return cls(**values)
 
@@ -122,7 +117,4 @@ def _parse(f: dataclasses.Field, raw: str):
 
 def describe() -> list[tuple[str, str, str]]:
     """(env var, default, help) for every setting: for the README and ``--help``."""
-    return [
-        (f.metadata["env"], str(f.default), f.metadata["help"])
-        for f in dataclasses.fields(Settings)
-    ]
+    return describe_fields(Settings)
