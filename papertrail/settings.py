@@ -17,6 +17,7 @@ from pathlib import Path
 from papertrail.envvars import describe as describe_fields
 from papertrail.envvars import env_field, read_env
 from papertrail.errors import PaperTrailError
+from papertrail.uploads import DEFAULT_MAX_PDF_MB
 
 REFUSAL = "The documents provided do not contain the answer to this question."
 
@@ -40,7 +41,9 @@ class Settings:
         "PAPERTRAIL_EMBEDDING_MODEL",
         "Local path or model id for sentence-transformers; empty = bundled all-MiniLM-L6-v2.",
     )
-    max_pdf_mb: float = _f(50.0, "PAPERTRAIL_MAX_PDF_MB", "Largest PDF accepted, in megabytes.")
+    max_pdf_mb: float = _f(
+        DEFAULT_MAX_PDF_MB, "PAPERTRAIL_MAX_PDF_MB", "Largest PDF accepted, in megabytes."
+    )
     max_pages: int = _f(1000, "PAPERTRAIL_MAX_PAGES", "Most pages accepted in one PDF.")
     max_index_seconds: float = _f(
         600.0, "PAPERTRAIL_MAX_INDEX_SECONDS", "Indexing of one PDF is abandoned after this."
