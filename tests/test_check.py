@@ -21,7 +21,7 @@ CHILD = textwrap.dedent(
     """
     import os, signal, sys, time
     from pathlib import Path
-    from papertrail.measure.check import child_main
+    from papertrail.measure.check_child import child_main
     from papertrail.errors import PaperTrailError
 
     def work(path):
@@ -132,13 +132,3 @@ def test_refuses_a_folder_without_pdfs(tmp_path):
 
     with pytest.raises(PaperTrailError, match="no .pdf files"):
         run_check(tmp_path, Settings(), command=lambda p, r: [])
-
-
-def test_question_about_prefers_words_to_a_tables_figures():
-    from papertrail.measure.check import question_about
-
-    row = "03/04/2016 05/03/2016 Boeing Company El Segundo 25 Layoff"
-    assert (
-        question_about(row) == "What does the document say about Boeing Company El Segundo Layoff?"
-    )
-    assert question_about("2021 3 31") == "What does the document say about 2021 3 31?"
