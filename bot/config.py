@@ -11,16 +11,13 @@ platforms is left to ``bot/__main__.py``.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dotenv import dotenv_values
-
 from papertrail.envvars import describe as describe_fields
-from papertrail.envvars import env_field, env_fields, read_env
+from papertrail.envvars import env_field, env_fields, environment, read_env
 from papertrail.errors import PaperTrailError
 from papertrail.settings import Settings
 
@@ -101,10 +98,7 @@ def load_config(
     A variable set in the environment, even to an empty string, wins over the
     file; ``dotenv_path=None`` or a missing file reads the environment only.
     """
-    merged: dict[str, str] = {}
-    if dotenv_path and os.path.isfile(dotenv_path):
-        merged.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
-    merged.update(os.environ if env is None else env)
+    merged = environment(env, dotenv_path)
     values = read_env(BotConfig, merged, _parse)
     return BotConfig(settings=Settings.from_env(merged), **values)
 

@@ -100,6 +100,15 @@ def test_clean_run_exits_zero(tmp_path, command, capsys):
     assert "2/2 handled (1 indexed, 1 refused), 0 crashed" in capsys.readouterr().out
 
 
+def test_progress_is_reported_before_each_file_and_at_the_end(tmp_path, command, capsys):
+    folder = folder_with(tmp_path, "good", "locked")
+    seen = []
+    run_check(
+        folder, Settings(), timeout=30, command=command, on_progress=lambda *a: seen.append(a)
+    )
+    assert seen == [(0, 2), (1, 2), (2, 2)]
+
+
 def test_timeout_kills_the_child(tmp_path, command):
     pdf = folder_with(tmp_path, "sleeps") / "sleeps.pdf"
     result = run_one(pdf, command, tmp_path / "r.json", timeout=1.5)

@@ -20,6 +20,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -74,11 +75,13 @@ def run_check(
     json_out: Path | None = None,
     timeout: float = 60.0,
     command: Command | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> int:
     """Check every ``*.pdf`` of ``folder``; print a table; 0 only when every file passed.
 
     ``command`` builds the child's argv (tests pass small fake children); by
-    default it is this module's ``--one`` mode with ``settings``.
+    default it is ``check_child`` with ``settings``. ``on_progress(done, total)``
+    is called before each file and once at the end (files done so far).
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -92,9 +95,13 @@ def run_check(
         results = []
         print(_row("file", "outcome", "pages", "chunks", "ocr", "s", "MB", "message"))
         for i, path in enumerate(files):
+            if on_progress is not None:
+                on_progress(i, len(files))
             result = run_one(path, command, Path(tmp) / f"result-{i}.json", timeout=timeout)
             results.append(result)
             print(_row_of(result), flush=True)
+        if on_progress is not None:
+            on_progress(len(files), len(files))
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps([asdict(r) for r in results], indent=2, ensure_ascii=False))
