@@ -16,7 +16,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from papertrail.cli.progress import ProgressBar
@@ -141,8 +143,9 @@ def main(argv: list[str] | None = None, *, pipeline=None) -> int:
     """Run one command; ``pipeline`` replaces the real one (tests pass a small one)."""
     offline_env()
     args = build_parser().parse_args(argv)
-    env = environment(dotenv_path=args.env_file)
+    env: Mapping[str, str] = os.environ  # until .env is read
     try:
+        env = environment(dotenv_path=args.env_file)
         settings = Settings.from_env(env)
         return _dispatch(args, settings, pipeline)
     except PaperTrailError as e:
