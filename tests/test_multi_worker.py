@@ -18,6 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from adapters.slack_takeover import TAKEN_OVER
 from papertrail.settings import Settings
 from papertrail.store import open_store
 from tests.fake_slack import FakeSlack
@@ -56,7 +57,12 @@ def channel() -> str:
 
 
 def finals(fake: FakeSlack, ch: str, ts: str) -> list[dict]:
-    return [m for m in fake.bot_messages(ch, ts) if not m["text"].startswith(":hourglass")]
+    """The bot's answers in a thread: not progress, not a takeover note."""
+    return [
+        m
+        for m in fake.bot_messages(ch, ts)
+        if not m["text"].startswith(":hourglass") and m["text"] != TAKEN_OVER
+    ]
 
 
 def wait_final(cluster, ch: str, ts: str, timeout: float = 120.0) -> dict:
@@ -163,7 +169,7 @@ def test_worker_killed_while_indexing_is_taken_over_and_the_filing_listed_once(c
     assert "taking over job" in survivor.log()
     thread = fake.bot_messages(ch, post["ts"])
     assert not [m for m in thread if m["text"].startswith(":hourglass")]  # no stale progress
-    assert any("took over" in m["text"] for m in thread)
+    assert [m["text"] for m in thread].count(TAKEN_OVER) == 1  # the dead worker's message
     assert "48,213" in answer["text"] or "48,213" in str(answer["blocks"])
     assert f"page {FACT_PAGE}" in str(answer["blocks"])
 
