@@ -34,8 +34,8 @@ from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from adapters.dedup import SeenSet
 from adapters.service import ChatService, Mention, Reply
 from adapters.slack_files import HISTORY_LIMIT, SlackDownloader, gather
+from adapters.slack_jobs import run_job
 from adapters.slack_reply import ThreadResponder
-from adapters.slack_takeover import retire_stale_progress
 from papertrail.errors import PaperTrailError
 from papertrail.uploads import DEFAULT_MAX_PDF_BYTES
 
@@ -143,24 +143,6 @@ class SlackBot:
             return
         self.worker.submit((team, channel), lambda: self.answer(team, event, bot_user_id))
 
-    def run_job(self, payload: dict, done: Callable[[], None]) -> None:
-        """Run a job from ``self.jobs`` on the pool; ``done()`` acknowledges it."""
-        team, event = payload["team"], payload["event"]
-        log.info("job for %s/%s", event["channel"], event["ts"])
-
-        def job() -> None:
-            try:
-                if payload.get("deliveries", 1) > 1:  # a dead worker's progress is stale
-                    thread = event.get("thread_ts") or event["ts"]
-                    retire_stale_progress(
-                        self.client, event["channel"], thread, payload["bot_user_id"]
-                    )
-                self.answer(team, event, payload["bot_user_id"])
-            finally:
-                done()
-
-        self.worker.submit((team, event["channel"]), job)
-
     def answer(self, team: str, event: dict, bot_user_id: str) -> None:
         """Gather the files, ask the service, write the thread (runs on the pool)."""
         channel = event["channel"]
@@ -238,7 +220,7 @@ def build_slack_app(
         jobs=jobs,
     )
     if jobs is not None:
-        jobs.start(bot.run_job)
+        jobs.start(lambda payload, done: run_job(bot, payload, done))
 
     @app.event("app_mention")
     def on_app_mention(body, event, context):

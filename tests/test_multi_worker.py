@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from adapters.slack_takeover import TAKEN_OVER
+from adapters.slack_jobs import TAKEN_OVER
 from papertrail.settings import Settings
 from papertrail.store import open_store
 from tests.fake_slack import FakeSlack

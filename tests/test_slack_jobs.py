@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from slack_sdk import WebClient
 
-from adapters.slack_takeover import TAKEN_OVER, retire_stale_progress
+from adapters.slack_jobs import TAKEN_OVER, retire_stale_progress
 from tests.fake_slack import FakeSlack
 
 
