@@ -24,7 +24,8 @@ from papertrail.types import Chunk, Evidence, Rect
 
 MAX_UNITS = 3  # a claim may draw on up to three consecutive sentences or rows
 MAX_CHARS = 400  # longer units are cut at spaces: a judged span stays readable
-TABLE_NUMBERS = 6  # a "sentence" with this many numbers is a table run: cut into rows
+TABLE_NUMBERS = 6  # a "sentence" with this many numbers, and
+TABLE_SHARE = 0.3  # this share of its words numbers, is a table run: cut into rows
 _ROW_START = re.compile(r"(?<=[\d)%\u2014-])\s+(?=[A-Z][a-z])")  # "... 3,033 Basic earnings"
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 
@@ -42,8 +43,10 @@ def units(text: str) -> list[tuple[int, int, bool]]:
     out = []
     for a, b in sentence_spans(text, hard_newlines=False):
         piece = text[a:b]
-        table = len(piece) > MAX_CHARS or len(excerpt_numbers(piece)) >= TABLE_NUMBERS
-        cuts = [a] + ([a + m.end() for m in _ROW_START.finditer(piece)] if table else []) + [b]
+        numbers = len(excerpt_numbers(piece))
+        table = numbers >= TABLE_NUMBERS and numbers >= TABLE_SHARE * len(piece.split())
+        rows = table or len(piece) > MAX_CHARS  # an overlong "sentence" is cut where rows start
+        cuts = [a] + ([a + m.end() for m in _ROW_START.finditer(piece)] if rows else []) + [b]
         for x, y in zip(cuts, cuts[1:], strict=False):
             while y - x > MAX_CHARS:
                 cut = text.rfind(" ", x, x + MAX_CHARS)
