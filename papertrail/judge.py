@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from papertrail.claims import answer_part, predicate
-from papertrail.evidence import Span, windows
+from papertrail.evidence import Span, units, windows
 from papertrail.figures import Figure, claim_figures, excerpt_numbers, figure_in
 from papertrail.protocols import Embedder
 from papertrail.sentences import normalize, strip_markers
@@ -138,8 +138,10 @@ def read(claim: str, chunk_text: str, context: str = "") -> Reading:
     ctx = word_keys(context) if context else set()
     numbers = excerpt_numbers(chunk_text)  # figures may sit in other rows of a table
     scored = []
+    unit_keys = [(a, b, word_keys(chunk_text[a:b])) for a, b, _ in units(chunk_text)]
     for span in windows(chunk_text) or [Span(0, len(chunk_text), chunk_text)]:
-        keys = word_keys(span.text) | ctx
+        # a window's keys are its units' keys: each unit is read once, not once per window
+        keys = set(ctx).union(*(k for a, b, k in unit_keys if span.start <= a and b <= span.end))
         cov, missing, figs = _share(full, keys, numbers)
         if short is not None:
             a_cov, a_missing, a_figs = _share(short, keys, numbers)
