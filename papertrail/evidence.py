@@ -5,8 +5,9 @@ numbers) into rows, as offsets into the excerpt's text; ``windows`` are runs
 of one to ``MAX_UNITS`` consecutive units, what a claim is judged against.
 ``locate`` turns a span of a chunk's text into an ``Evidence``: its text and
 the boxes of the lines (or the parts of lines) holding it, in the chunk's own
-frame, never more than half of the chunk's lines for chunks of 3 or more; for
-a table row it adds the row of column headings above it (years, periods).
+frame, never more than half of the chunk's lines for chunks of 3 or more; it
+adds the rows that hold the claim's figures and, for a table row, the row of
+column headings above it (years, periods).
 Nothing here decides whether a span supports a claim.
 """
 
@@ -35,7 +36,7 @@ class Span:
     start: int  # offsets into the excerpt's text
     end: int
     text: str
-    header: tuple[int, int] | None = None  # column headings of the table row, if any
+    also: tuple[tuple[int, int], ...] = ()  # shown with it: column headings, rows of its figures
 
 
 def units(text: str) -> list[tuple[int, int, bool]]:
@@ -70,8 +71,16 @@ def windows(text: str) -> list[Span]:
                 break
             a, b = us[i][0], us[i + n - 1][1]
             header = _header(text, us, i) if us[i][2] and n == 1 else None
-            out.append(Span(a, b, text[a:b].strip(), header))
+            out.append(Span(a, b, text[a:b].strip(), (header,) if header else ()))
     return out
+
+
+def row_with_header(text: str, a: int, b: int) -> tuple[tuple[int, int], ...]:
+    """Unit ``a``..``b`` of ``text`` and, for a table row, the column headings above it."""
+    us = units(text)
+    i = next((k for k, u in enumerate(us) if u[:2] == (a, b)), None)
+    header = _header(text, us, i) if i is not None and us[i][2] else None
+    return ((header,) if header else ()) + ((a, b),)
 
 
 def _header(text: str, us: list[tuple[int, int, bool]], i: int) -> tuple[int, int] | None:
@@ -103,14 +112,15 @@ def locate(chunk: Chunk, span: Span, weigh: Callable[[str], float] | None = None
         best = max(runs, key=lambda r: (weigh or len)(chunk.text[starts[r[0]] : ends[r[-1]]]))
         lo = max(span.start, starts[best[0]])
         hi = min(span.end, ends[best[-1]])
-        span = Span(lo, hi, chunk.text[lo:hi].strip(), None)
+        span = Span(lo, hi, chunk.text[lo:hi].strip(), span.also)
         lines = best
     pieces = [(span.start, span.end, lines)]
-    if span.header is not None:
-        a, b = span.header
-        head = [i for i in range(n) if starts[i] < b and ends[i] > a and i not in lines]
-        if len(head) + len(lines) <= limit:
-            pieces.insert(0, (a, b, head))
+    for a, b in span.also:  # headings and figure rows, while the half-of-the-chunk limit allows
+        taken = {i for *_, idx in pieces for i in idx}
+        more = [i for i in range(n) if starts[i] < b and ends[i] > a and i not in taken]
+        if more and len(taken) + len(more) <= limit:
+            pieces.append((a, b, more))
+    pieces.sort(key=lambda p: p[0])
     rects: list[Rect] = []
     for a, b, idx in pieces:
         for i in idx:

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from papertrail.claims import answer_part, predicate
-from papertrail.evidence import Span, units, windows
+from papertrail.evidence import Span, row_with_header, units, windows
 from papertrail.figures import Figure, claim_figures, excerpt_numbers, figure_in
 from papertrail.protocols import Embedder
 from papertrail.sentences import normalize, strip_markers
@@ -152,12 +152,28 @@ def read(claim: str, chunk_text: str, context: str = "") -> Reading:
         scored.append(((cov, pinned, -len(span.text)), span, cov, missing, figs))
     scored.sort(key=lambda s: s[0], reverse=True)
     _, best, cov, missing, figs = scored[0]
+    rows = _figure_rows(full, chunk_text, best, unit_keys)
+    scored[0] = (None, replace(best, also=best.also + rows), cov, missing, figs)
     digits = sum(f.digits for f in full.figures)
     spans = tuple(s[1] for s in scored[:SIM_SPANS])
     words = tuple(w for w in missing if w not in figs)
     names = _parse(predicate(answer)).names  # of the answer-bearing part: "... is Little Rock"
     missing_keys = tuple(w for w in words if w in names)
     return Reading(spans, cov, tuple(figs), words, len(full.figures), digits, missing_keys)
+
+
+def _figure_rows(c: _Claim, text: str, best: Span, unit_keys) -> tuple[tuple[int, int], ...]:
+    """Where the claim's figures that ``best`` lacks are: the unit holding each (with its
+    column headings), the one sharing most words with the claim when several do."""
+    out: list[tuple[int, int]] = []
+    for fig in c.figures:
+        if figure_in(fig, excerpt_numbers(best.text)):
+            continue
+        holders = [(a, b, k) for a, b, k in unit_keys if figure_in(fig, excerpt_numbers(text[a:b]))]
+        if holders:
+            a, b, _ = max(holders, key=lambda h: _share(c, h[2], [])[0])
+            out += [r for r in row_with_header(text, a, b) if r not in out]
+    return tuple(out)
 
 
 def decide(r: Reading, sim: float | None) -> Judgement:

@@ -86,8 +86,8 @@ def test_a_table_row_comes_with_its_column_headings():
         "(In millions) 2023 2022 2021",
         "Net revenue 1,577 1,402 1,250",
     ]
-    row = next(s for s in windows(text) if s.text.startswith("Cost of sales") and s.header)
-    assert text[slice(*row.header)] == "(In millions) 2023 2022 2021"
+    row = next(s for s in windows(text) if s.text.startswith("Cost of sales") and s.also)
+    assert [text[a:b] for a, b in row.also] == ["(In millions) 2023 2022 2021"]
 
 
 def test_verified_citations_carry_evidence_inside_their_chunk(tmp_path):
@@ -123,3 +123,24 @@ def test_answers_without_boxes_still_get_evidence_text():
     )
     (c,) = out.citations
     assert c.evidence.text == "The encoder has N = 6 identical layers." and c.evidence.rects == ()
+
+
+def test_evidence_adds_the_row_of_the_claims_figure_and_its_column_headings():
+    chunk = lines_chunk(
+        [
+            "Table 3: Net revenue by segment grew strongly in 2023.",
+            "Stores opened in many new places this year.",
+            "(In millions) 2023 2022 2021",
+            "Net revenue 1,577 1,402 1,250",
+            "Cost of sales 901 822 700",
+            "Operating income 230 201 180",
+            "Net income 154 120 99",
+            "Other items 12 10 9",
+        ]
+    )
+    j = judge("Net revenue by segment grew strongly to $1,577 million in 2023.", chunk.text)
+    assert j.supported and j.span.text.startswith("Table 3")
+    ev = locate(chunk, j.span)
+    assert "2023 2022 2021" in ev.text and "Net revenue 1,577" in ev.text
+    assert "Cost of sales" not in ev.text
+    assert [r.y0 for r in ev.rects] == [chunk.rects[i].y0 for i in (0, 2, 3)]
