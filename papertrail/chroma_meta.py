@@ -22,6 +22,7 @@ def chunk_meta(c: Chunk) -> dict:
         "page": int(c.page),
         "section": c.section,
         "rects": json.dumps([[r.x0, r.y0, r.x1, r.y1] for r in c.rects]),
+        "lines": json.dumps(list(c.lines)),  # where each line starts in the text
     }
 
 
@@ -34,6 +35,7 @@ def chunk(text: str, m: dict) -> Chunk:
         text=text or "",
         rects=tuple(Rect(*r) for r in json.loads(m["rects"])),
         section=m.get("section", ""),
+        lines=tuple(json.loads(m.get("lines", "[]"))),
     )
 
 
