@@ -31,8 +31,7 @@ from papertrail import finance_terms, fusion, lexical, routing, words
 from papertrail.errors import PaperTrailError
 from papertrail.fusion import Weights
 from papertrail.lexical import LexicalIndex, lexical_text, top_rows
-from papertrail.protocols import Embedder
-from papertrail.store import ChromaStore
+from papertrail.protocols import Embedder, Store
 from papertrail.types import Chunk, Hit
 
 MODES = ("hybrid", "dense", "bm25")
@@ -51,7 +50,7 @@ class Retriever:
 
     def __init__(
         self,
-        store: ChromaStore,
+        store: Store,
         embedder: Embedder,
         *,
         candidates: int = 50,

@@ -140,12 +140,16 @@ def answer_record(pt: PaperTrail, item: Item, channel: str) -> dict:
     }
 
 
-def run_eval(args, settings: Settings, *, pipeline: PaperTrail | None = None) -> int:
+def run_eval(
+    args, settings: Settings, *, pipeline: PaperTrail | None = None, on_progress=None
+) -> int:
     """Run the evaluation ``args`` describe on each of its data files, one shared pipeline.
 
     ``args.data`` is one path or a list of them; with several, ``--json`` holds
     one result per file under ``"datasets"`` (keyed by folder/file name) and a
-    summary table of every file's hybrid row is printed last.
+    summary table of every file's rows is printed last. ``pipeline`` replaces
+    the cached real one; ``on_progress(done, total)``, if given, is called as
+    each question of a file is scored.
     """
     paths = args.data if isinstance(args.data, list) else [args.data]
     cache = Path(os.environ.get("PAPERTRAIL_EVAL_DIR", "eval-cache")).resolve()
@@ -156,7 +160,8 @@ def run_eval(args, settings: Settings, *, pipeline: PaperTrail | None = None) ->
         if not items:
             raise PaperTrailError(f"{path} holds no questions.", code="eval")
         pt = pt or build(settings, args.mode, cache, getattr(args, "chunk_size", None))
-        results[f"{path.parent.name}/{path.name}"] = _eval_file(args, path, items, pt, cache)
+        name = f"{path.parent.name}/{path.name}"
+        results[name] = _eval_file(args, path, items, pt, cache, on_progress)
     if len(results) > 1:
         rows = {
             f"{name} {label.split()[0]}": m
@@ -170,7 +175,7 @@ def run_eval(args, settings: Settings, *, pipeline: PaperTrail | None = None) ->
     return 0
 
 
-def _eval_file(args, path: Path, items: list[Item], pt: PaperTrail, cache: Path) -> dict:
+def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress) -> dict:
     """Index, retrieve (and answer) every item of one data file; print its table."""
     multi_doc = any(i.doc.is_dir() for i in items)
     mode = "extractive" if args.mode == "extractive" else args.mode
@@ -216,6 +221,8 @@ def _eval_file(args, path: Path, items: list[Item], pt: PaperTrail, cache: Path)
     with ThreadPoolExecutor(workers) as pool:
         for rec in pool.map(one, items):
             records.append(rec)
+            if on_progress is not None:
+                on_progress(len(records), len(items))
 
     metrics = summarise(records, multi_doc)
     table = {"ours (hybrid)": metrics}
