@@ -19,14 +19,14 @@ from collections.abc import Callable
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from adapters.service import Reply
+from adapters.chat_text import split_text
+from adapters.replies import Reply
 from adapters.slack_format import (
     SlackMessage,
     explain_api_error,
     notice_message,
     progress_message,
     reply_messages,
-    split_text,
 )
 
 log = logging.getLogger(__name__)

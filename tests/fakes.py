@@ -94,3 +94,13 @@ def gated_pipeline(settings, *, generator=None):
     )
     pipeline.gates = {}
     return pipeline
+
+
+def source(title: str, png: bytes | None = None, *, filename: str = "", evidence: str = ""):
+    """A reply ``Source`` from a title like "[1] report.pdf, page 3" (page 1 if absent)."""
+    from adapters.replies import Image, Source
+
+    m = re.match(r"\[(\d+)\]\s*(.*?)(?:, page (\d+))?$", title)
+    n, doc, page = int(m[1]), m[2], int(m[3] or 1)
+    image = Image(filename or f"{n}-p{page}.png", png, title) if png is not None else None
+    return Source(n, doc, page, evidence=evidence, image=image)

@@ -17,7 +17,7 @@ import pymupdf
 import pytest
 
 from adapters.dedup import SeenSet
-from adapters.service import Image, Reply
+from adapters.service import Image, Reply, Source
 from adapters.slack import build_slack_app
 from papertrail.errors import PaperTrailError
 from tests.fake_slack import FakeSlack, RunningBot
@@ -56,14 +56,13 @@ class PageService:
         if mention.channel not in self.docs:
             return Reply(kind="error", text="I don't see a PDF here yet.")
         name, pages, png = self.docs[mention.channel]
-        source = f"[1] {name}, page 1"
+        cited = Source(1, name, 1, image=Image(f"1-p1-{name}.png", png, f"[1] {name}, page 1"))
         return Reply(
             kind="answer",
             text=self.reply_text or f"{pages[0].strip()} [1]",
-            sources=(source,),
+            sources=(cited,),
             warnings=self.warnings,
             footer="Mode: extractive",
-            images=(Image(f"1-p1-{name}.png", png, source),),
         )
 
     def _index(self, channel, att, progress) -> None:
