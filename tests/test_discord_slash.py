@@ -116,6 +116,8 @@ def test_sources_beyond_ten_go_to_follow_ups(fake):
     [edit] = fake.calls_to("PATCH", r"/webhooks/.*/@original")
     [follow_up] = fake.calls_to("POST", r"/webhooks/\d+/[\w-]+")
     assert len(edit.files) == 10 and len(follow_up.files) == 2
-    assert [e["title"] for e in edit.json["embeds"] + follow_up.json["embeds"]] == [s.title for s in sources]
+    assert [e["title"] for e in edit.json["embeds"] + follow_up.json["embeds"]] == [
+        s.title for s in sources
+    ]
     first, second = fake.bot_messages(GENERAL)
     assert first["content"] == "Lots of facts." and len(second["attachments"]) == 2

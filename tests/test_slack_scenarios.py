@@ -65,6 +65,17 @@ class PageService:
             footer="Mode: extractive",
         )
 
+    def index_shared(self, channel, attachments, progress=None) -> Reply:
+        for att in attachments:
+            self._index(channel, att, progress)
+        return Reply(kind="indexed", text="Indexed.")
+
+    def in_conversation(self, thread: str) -> bool:
+        return False
+
+    def forget_files(self, files, channel=None) -> list:
+        return []
+
     def _index(self, channel, att, progress) -> None:
         data = att.fetch()
         doc = pymupdf.open(stream=data, filetype="pdf")
@@ -207,11 +218,10 @@ def test_app_mention_without_files_fetches_the_message(slack):
     assert (att.name, att.source) == ("memo.pdf", "message")
 
 
-def test_file_share_without_mention_is_ignored_but_found_by_a_later_mention(slack):
+def test_a_pdf_shared_before_the_bot_was_there_is_found_in_history(slack):
     fake = slack.fake
     pdf = fake.add_file("old.pdf", make_pdf("Old findings: the sky is green."))
-    upload = fake.user_post("C1", "here is the report", files=[pdf])
-    slack.events.send(fake.message_event(upload))
+    upload = fake.user_post("C1", "here is the report", files=[pdf])  # no event: bot not there
     later = fake.user_post("C1", "<@UBOT> what colour is the sky?")
     slack.events.send(fake.message_event(later))  # a plain message with a mention...
     slack.events.send(fake.app_mention(later))  # ...and its app_mention twin
@@ -219,7 +229,7 @@ def test_file_share_without_mention_is_ignored_but_found_by_a_later_mention(slac
     answer = wait_answer(fake, "C1", later["ts"])
     assert "the sky is green" in shown_text(answer)
     assert fake.bot_messages("C1", upload["ts"]) == []  # nothing said to the plain upload
-    assert slack.seen.calls == 2  # the un-addressed file_share never reached de-duplication
+    assert slack.seen.calls == 2  # the mention and its message twin
     (att,) = slack.service.mentions[0].attachments
     assert (att.name, att.source) == ("old.pdf", "history")
 
