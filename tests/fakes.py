@@ -135,3 +135,26 @@ class WithEvidence:
                 c = replace(c, evidence=Evidence(best, c.chunk.rects[:1]))
             cites.append(c)
         return replace(answer, citations=tuple(cites))
+
+
+class NoLibrary:
+    """The library half of ``ChatService`` doing nothing, for fakes that only answer.
+
+    Adapters also index PDFs shared without a mention, ask whether a thread is
+    a conversation and forget deleted files; a fake that tests something else
+    inherits these no-ops.
+    """
+
+    def index_shared(self, channel, attachments, progress=None):
+        from adapters.replies import Reply
+
+        return Reply(kind="indexed", text="Indexed.")
+
+    def in_conversation(self, thread: str) -> bool:
+        return False
+
+    def forget_files(self, files, channel=None) -> list:
+        return []
+
+    def forget_post(self, post: str) -> list:
+        return []

@@ -18,14 +18,14 @@ from adapters.service import Mention, Reply
 from papertrail.errors import PaperTrailError
 from tests.fake_discord import BOT_ID, CHANNELS, FakeDiscord, user
 from tests.fake_discord_runner import BotThread
-from tests.fakes import source
+from tests.fakes import NoLibrary, source
 
 GENERAL, RANDOM = CHANNELS["general"], CHANNELS["random"]
 PDF = b"%PDF-1.4\n% a small stand-in; these services never parse it\n%%EOF\n"
 MESSAGE_CONTENT_INTENT = 1 << 15
 
 
-class RecordingService:
+class RecordingService(NoLibrary):
     """Answers with ``reply(mention)``, downloading this message's files first."""
 
     def __init__(self, reply=None) -> None:
@@ -195,7 +195,7 @@ def test_reply_to_a_pdf_message_and_history_are_in_reach(fake):
     assert history.query["limit"] == "20"
 
 
-class GatedService:
+class GatedService(NoLibrary):
     """Channel "general" indexes until released (busy on the CPU); others answer at once."""
 
     def __init__(self) -> None:

@@ -21,6 +21,7 @@ from adapters.service import Image, Reply, Source
 from adapters.slack import build_slack_app
 from papertrail.errors import PaperTrailError
 from tests.fake_slack import FakeSlack, RunningBot
+from tests.fakes import NoLibrary
 
 SECRET = "test-signing-secret"
 MAX_BYTES = 200_000
@@ -33,7 +34,7 @@ def make_pdf(*pages: str) -> bytes:
     return doc.tobytes()
 
 
-class PageService:
+class PageService(NoLibrary):
     """Indexes PDFs per channel with PyMuPDF and answers with page 1's text and PNG."""
 
     def __init__(self) -> None:
@@ -69,12 +70,6 @@ class PageService:
         for att in attachments:
             self._index(channel, att, progress)
         return Reply(kind="indexed", text="Indexed.")
-
-    def in_conversation(self, thread: str) -> bool:
-        return False
-
-    def forget_files(self, files, channel=None) -> list:
-        return []
 
     def _index(self, channel, att, progress) -> None:
         data = att.fetch()
