@@ -470,6 +470,22 @@ class _Handler(BaseHTTPRequestHandler):
             self._reply(404, {"Content-Type": "text/plain"}, b"not found")
 
 
+def shown_text(message: dict) -> str:
+    """What a message shows: its blocks' text (sections and contexts), else its text."""
+    parts = []
+    for b in message.get("blocks") or []:
+        parts += [b["text"]["text"]] if b["type"] == "section" else []
+        parts += [e["text"] for e in b.get("elements", [])]
+    return "\n".join(parts) or message.get("text", "")
+
+
+def final_messages(fake: FakeSlack, channel: str, thread_ts: str) -> list[dict]:
+    """The bot's messages in a thread that are not progress lines (":hourglass…")."""
+    return [
+        m for m in fake.bot_messages(channel, thread_ts) if not m["text"].startswith(":hourglass")
+    ]
+
+
 def event_callback(event: dict, event_id: str, *, team: str = "T1", bot_user: str = "UBOT"):
     """The Events API body Slack wraps around ``event``."""
     return {

@@ -17,7 +17,7 @@ import pytest
 from adapters.service import ChatService
 from adapters.slack import build_slack_app
 from papertrail.settings import Settings
-from tests.fake_slack import FakeSlack, RunningBot
+from tests.fake_slack import FakeSlack, RunningBot, final_messages, shown_text
 from tests.fakes import WithEvidence, gated_pipeline
 from tests.pdfs import encrypted_pdf, paper_pdf, simple_pdf
 
@@ -46,20 +46,6 @@ def slack(tmp_path):
     fake.close()
 
 
-def final(fake: FakeSlack, channel: str, thread_ts: str) -> list[dict]:
-    return [
-        m for m in fake.bot_messages(channel, thread_ts) if not m["text"].startswith(":hourglass")
-    ]
-
-
-def shown(message: dict) -> str:
-    parts = []
-    for b in message.get("blocks") or []:
-        parts += [b["text"]["text"]] if b["type"] == "section" else []
-        parts += [e["text"] for e in b.get("elements", [])]
-    return "\n".join(parts) or message.get("text", "")
-
-
 def downloads(fake: FakeSlack) -> int:
     return len([c for c in fake.calls if c.method.startswith("GET /files-pri/")])
 
@@ -85,9 +71,11 @@ def ask(slack, channel: str, text: str, *, thread_ts=None, mention=True) -> tupl
         slack.events.send(slack.fake.app_mention(post))
     slack.events.send(slack.fake.message_event(post))  # Slack's twin event, or the only one
     thread = thread_ts or post["ts"]
-    count = len(final(slack.fake, channel, thread))
-    slack.fake.wait_for(lambda: len(final(slack.fake, channel, thread)) > count, timeout=20)
-    return post, final(slack.fake, channel, thread)[-1]
+    count = len(final_messages(slack.fake, channel, thread))
+    slack.fake.wait_for(
+        lambda: len(final_messages(slack.fake, channel, thread)) > count, timeout=20
+    )
+    return post, final_messages(slack.fake, channel, thread)[-1]
 
 
 def command(slack, text: str, *, channel: str = "C1", user: str = "U1") -> dict:
@@ -114,7 +102,7 @@ def test_a_dropped_pdf_is_indexed_unasked_once_and_later_questions_need_no_index
     start = time.monotonic()
     _, answer = ask(slack, "C1", "<@UBOT> How many parallel attention heads are used?")
     assert time.monotonic() - start < 5.0
-    assert "attention heads" in shown(answer) and "paper.pdf, page" in shown(answer)
+    assert "attention heads" in shown_text(answer) and "paper.pdf, page" in shown_text(answer)
     assert downloads(fake) == 1  # answered from the library, nothing downloaded again
     progress = [c for c in fake.calls_to("chat.postMessage") if "Indexing" in c.params["text"]]
     assert progress == []
@@ -145,7 +133,7 @@ def test_a_reply_in_the_bots_thread_is_a_follow_up_without_a_mention(slack):
     assert "N = 6 identical layers" in first["text"]
 
     _, follow = ask(slack, "C1", "And the decoder?", thread_ts=question["ts"], mention=False)
-    text = shown(follow)
+    text = shown_text(follow)
     assert "Read as: How many identical layers are in the decoder stack?" in text
     assert "decoder is also a stack of six identical layers" in follow["text"]
 
@@ -162,14 +150,14 @@ def test_a_deleted_file_is_no_longer_listed_or_cited(slack):
     _, paper_post = drop(slack, "C1", "paper.pdf", paper_pdf())
     indexed(slack, "C1", post)
     indexed(slack, "C1", paper_post)
-    assert "harbour.pdf" in shown(command(slack, "list"))
+    assert "harbour.pdf" in shown_text(command(slack, "list"))
 
     fake.delete_file(harbour["id"])
     slack.events.send(fake.file_deleted(harbour))
-    fake.wait_for(lambda: "harbour.pdf" not in shown(command(slack, "list")))
-    assert "paper.pdf" in shown(command(slack, "list"))
+    fake.wait_for(lambda: "harbour.pdf" not in shown_text(command(slack, "list")))
+    assert "paper.pdf" in shown_text(command(slack, "list"))
     _, answer = ask(slack, "C1", "<@UBOT> How deep was the northern basin dredged?")
-    assert "harbour.pdf" not in shown(answer) and "fourteen" not in shown(answer)
+    assert "harbour.pdf" not in shown_text(answer) and "fourteen" not in shown_text(answer)
 
 
 def test_slash_commands_help_list_and_ask_in_the_channel(slack):
@@ -177,10 +165,10 @@ def test_slash_commands_help_list_and_ask_in_the_channel(slack):
     _, post = drop(slack, "C1", "paper.pdf", paper_pdf())
     indexed(slack, "C1", post)
     help_ = command(slack, "help")
-    assert help_["response_type"] == "ephemeral" and "/papertrail ask" in shown(help_)
-    assert "the last 20 messages" in shown(help_)  # history is only a bounded fallback
+    assert help_["response_type"] == "ephemeral" and "/papertrail ask" in shown_text(help_)
+    assert "the last 20 messages" in shown_text(help_)  # history is only a bounded fallback
     listing = command(slack, "list")
-    assert "paper.pdf — 4 pages" in shown(listing)
+    assert "paper.pdf — 4 pages" in shown_text(listing)
 
     slack.events.command(
         "ask How many parallel attention heads are used?",
@@ -191,10 +179,10 @@ def test_slash_commands_help_list_and_ask_in_the_channel(slack):
     asked = fake.wait_for(lambda: [m for m in fake.bot_messages("C1") if "asked:" in m["text"]])
     assert asked[0]["text"].startswith("<@U7> asked: How many parallel")
     thread = asked[0]["ts"]
-    fake.wait_for(lambda: final(fake, "C1", thread))
-    assert "attention heads" in final(fake, "C1", thread)[0]["text"]
+    fake.wait_for(lambda: final_messages(fake, "C1", thread))
+    assert "attention heads" in final_messages(fake, "C1", thread)[0]["text"]
     _, follow = ask(slack, "C1", "And in the big model?", thread_ts=thread, mention=False)
-    assert "Read as:" in shown(follow)  # the command's thread is a conversation too
+    assert "Read as:" in shown_text(follow)  # the command's thread is a conversation too
 
 
 def test_only_the_sharer_or_an_admin_may_forget(slack):
@@ -204,13 +192,13 @@ def test_only_the_sharer_or_an_admin_may_forget(slack):
     indexed(slack, "C1", post)
 
     refused = command(slack, "forget paper.pdf", user="U2")
-    assert "Only the person who shared paper.pdf" in shown(refused)
-    assert "Only a workspace admin" in shown(command(slack, "forget all", user="U1"))
-    assert "paper.pdf" in shown(command(slack, "list"))
-    assert "Forgot paper.pdf." in shown(command(slack, "forget paper.pdf", user="U1"))
+    assert "Only the person who shared paper.pdf" in shown_text(refused)
+    assert "Only a workspace admin" in shown_text(command(slack, "forget all", user="U1"))
+    assert "paper.pdf" in shown_text(command(slack, "list"))
+    assert "Forgot paper.pdf." in shown_text(command(slack, "forget paper.pdf", user="U1"))
     _, post = drop(slack, "C1", "harbour.pdf", HARBOUR, user="U1")
     indexed(slack, "C1", post)
-    assert "Forgot harbour.pdf." in shown(command(slack, "forget all", user="UADMIN"))
+    assert "Forgot harbour.pdf." in shown_text(command(slack, "forget all", user="UADMIN"))
     assert [c.params["user"] for c in fake.calls_to("users.info")] == ["U2", "U1", "UADMIN"]
 
 
@@ -218,18 +206,18 @@ def test_failed_drops_react_and_say_why_in_the_thread(slack):
     fake = slack.fake
     _, html_post = drop(slack, "C1", "page.pdf", b"<!DOCTYPE html><html>an HTML page</html>")
     indexed(slack, "C1", html_post, "+x")
-    (reply,) = fake.wait_for(lambda: final(fake, "C1", html_post["ts"]))
+    (reply,) = fake.wait_for(lambda: final_messages(fake, "C1", html_post["ts"]))
     assert "not a PDF" in reply["text"] and "files:read" not in reply["text"]
 
     _, locked = drop(slack, "C1", "locked.pdf", encrypted_pdf("s3cret"))
     indexed(slack, "C1", locked, "+x")
-    (reply,) = fake.wait_for(lambda: final(fake, "C1", locked["ts"]))
+    (reply,) = fake.wait_for(lambda: final_messages(fake, "C1", locked["ts"]))
     assert "unprotected copy" in reply["text"] and "--password" not in reply["text"]
 
     fake.sign_in_page_for_files = True  # now the token really lacks files:read
     _, post = drop(slack, "C2", "report.pdf", HARBOUR)
     indexed(slack, "C2", post, "+x")
-    (reply,) = fake.wait_for(lambda: final(fake, "C2", post["ts"]))
+    (reply,) = fake.wait_for(lambda: final_messages(fake, "C2", post["ts"]))
     assert "files:read" in reply["text"]
     _, answer = ask(slack, "C2", "<@UBOT> How deep is the basin?")
-    assert "files:read" in shown(answer)  # the same message when found in history
+    assert "files:read" in shown_text(answer)  # the same message when found in history
