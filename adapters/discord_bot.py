@@ -38,12 +38,13 @@ from adapters.discord_format import Outgoing, render_reply
 from adapters.discord_library import forget_deleted, index_drop, library, may_manage
 from adapters.discord_reply import NO_MENTIONS, InteractionSink, MessageSink, ProgressMessage
 from adapters.discord_slash import add_slash_commands
+from adapters.replies import HISTORY_FALLBACK
 from adapters.service import ChatService, Mention, Reply
 from papertrail.errors import PaperTrailError
 
 log = logging.getLogger(__name__)
 
-HISTORY_LIMIT = 20  # earlier channel messages searched for PDFs
+HISTORY_LIMIT = HISTORY_FALLBACK  # earlier channel messages searched for PDFs
 PROGRESS_INTERVAL = 1.0  # seconds between edits of the progress message (edit rate limits)
 MAX_DOWNLOAD_BYTES = 50_000_000  # default cap, the same as PAPERTRAIL_MAX_PDF_MB
 WORKER_THREADS = 32  # questions handled at once; ChatService itself bounds indexing

@@ -77,7 +77,7 @@ UNGROUNDED = (
 )
 
 
-HISTORY_FALLBACK = 20  # recent messages searched for PDFs shared before the bot joined
+HISTORY_FALLBACK = 20  # recent messages the adapters search for PDFs shared before the bot joined
 
 
 def help_reply() -> Reply:

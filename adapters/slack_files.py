@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from adapters.replies import HISTORY_FALLBACK
 from adapters.service import Attachment
 from adapters.slack_format import explain_api_error
 from papertrail.errors import PaperTrailError
@@ -31,7 +32,7 @@ from papertrail.names import safe_filename
 
 log = logging.getLogger(__name__)
 
-HISTORY_LIMIT = 20  # channel messages searched for earlier PDFs
+HISTORY_LIMIT = HISTORY_FALLBACK  # channel messages searched for PDFs shared earlier
 THREAD_LIMIT = 200  # thread replies searched (one page of conversations.replies)
 _GONE = ("tombstone", "hidden_by_limit")  # deleted, or hidden by the free plan's limit
 SIGNATURE_WINDOW = 1024  # the PDF spec allows junk before "%PDF" within the first KiB

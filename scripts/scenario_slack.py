@@ -120,17 +120,19 @@ def run(fake: FakeSlack, events: EventSender, paper: Path, ten_k: Path) -> None:
 
     def ask(text: str, *, thread: str | None = None, mention: bool = True):
         post = fake.user_post(ch, text, thread_ts=thread)
+        key = thread or post["ts"]
+        seen = len(final_messages(fake, ch, key))  # counted before the question is sent
+        images = len([u for u in fake.shared_files(ch) if u.thread_ts == key])
         start = time.monotonic()
         if mention:
             events.send(fake.app_mention(post))
         events.send(fake.message_event(post))
-        key = thread or post["ts"]
-        seen = len(final_messages(fake, ch, key))
         fake.wait_for(lambda: len(final_messages(fake, ch, key)) > seen, timeout=60)
         answered = time.monotonic() - start
         with_image = float("nan")  # an answer without verified citations has no image
         if "*Sources*" in shown_text(final_messages(fake, ch, key)[-1]):
-            fake.wait_for(lambda: [u for u in fake.shared_files(ch) if u.thread_ts == key], 60)
+            more = lambda: len([u for u in fake.shared_files(ch) if u.thread_ts == key]) > images  # noqa: E731
+            fake.wait_for(more, 60)
             with_image = time.monotonic() - start
         return post, final_messages(fake, ch, key)[-1], answered, with_image
 

@@ -221,3 +221,27 @@ def test_failed_drops_react_and_say_why_in_the_thread(slack):
     assert "files:read" in reply["text"]
     _, answer = ask(slack, "C2", "<@UBOT> How deep is the basin?")
     assert "files:read" in shown_text(answer)  # the same message when found in history
+
+
+def test_unsharing_or_a_tombstone_forgets_only_in_that_channel(slack):
+    fake = slack.fake
+    data = paper_pdf()
+    pdf = fake.add_file("paper.pdf", data)
+    for channel in ("C1", "C2"):  # one Slack file shared into two channels
+        post = fake.user_post(channel, "sharing", files=[pdf])
+        slack.events.send(fake.message_event(post))
+        indexed(slack, channel, post)
+    docs = slack.pipeline.documents
+    slack.events.send({"type": "file_unshared", "file_id": pdf["id"], "channel_id": "C1"})
+    fake.wait_for(lambda: docs("slack:T1:C1") == [])
+    assert [d.name for d in docs("slack:T1:C2")] == ["paper.pdf"]
+
+    changed = {
+        "type": "message",
+        "subtype": "message_changed",
+        "channel": "C2",
+        "ts": fake.next_ts(),
+        "message": {"ts": post["ts"], "files": [{"id": pdf["id"], "mode": "tombstone"}]},
+    }
+    slack.events.send(changed)
+    fake.wait_for(lambda: docs("slack:T1:C2") == [])
