@@ -168,7 +168,8 @@ class PaperTrailClient(discord.Client):
         if me is None or message.author.bot or message.author.id == me.id:
             return
         thread = self.conversation_of(message)
-        if self.addressed(message) or (thread and self.service.in_conversation(thread)):
+        follows = thread and self.service.in_conversation(thread, message.content)
+        if self.addressed(message) or follows:
             thread = thread or f"discord:question:{message.id}"
             await self.serve(self._mention_from(message, thread), MessageSink(message), thread)
         elif pdfs(message):

@@ -25,7 +25,7 @@ from adapters.intake import Attachment, Intake, Progress
 from adapters.library import ShareRegistry
 from adapters.replies import Image, Reply, Source, answer_reply, help_reply, list_reply
 from papertrail.errors import PaperTrailError
-from papertrail.followup import Complete, condense
+from papertrail.followup import Complete, condense, wants_answer
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
 from papertrail.types import Document
@@ -117,9 +117,10 @@ class ChatService:
         """A message carrying files was deleted (Discord): forget what it shared."""
         return self.forget_files([s.file for s in self.shares.of_post(post)])
 
-    def in_conversation(self, thread: str) -> bool:
-        """True when the bot answered in ``thread``: replies there need no mention."""
-        return thread in self.conversations
+    def in_conversation(self, thread: str, text: str | None = None) -> bool:
+        """True when the bot answered in ``thread`` (and ``text``, if given, asks
+        something): such replies need no mention ("thanks!" is not answered)."""
+        return thread in self.conversations and (text is None or wants_answer(text))
 
     # -- internals ---------------------------------------------------------------
 

@@ -122,7 +122,9 @@ class SlackBot:
             or mentions(event.get("text", ""), self.bot_user_id)
             or (
                 thread_ts not in (None, ts)
-                and self.service.in_conversation(thread_key(team, channel, thread_ts))
+                and self.service.in_conversation(
+                    thread_key(team, channel, thread_ts), event.get("text", "")
+                )
             )
         )
         if addressed:

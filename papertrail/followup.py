@@ -47,6 +47,19 @@ def _content(text: str) -> list[re.Match]:
     return [m for m in _WORD.finditer(text) if m[0].lower() not in STOPWORDS]
 
 
+_THANKS = re.compile(
+    r"^\W*(?:thanks?|thank\s+you|thx|ty|ok(?:ay)?|great|cool|nice|perfect|got\s+it|"
+    r"makes\s+sense|awesome|lol|yes|no|yep|nope)\b[\W\s]*(?:a\s+lot|so\s+much|again)?\W*$",
+    re.I,
+)
+
+
+def wants_answer(message: str) -> bool:
+    """False for a reply that only acknowledges ("thanks!", "ok 👍"): in a thread the
+    bot follows without mentions, those must not be answered as questions."""
+    return bool(_WORD.search(message)) and not _THANKS.match(message)
+
+
 def elliptical(followup: str) -> bool:
     """True when ``followup`` leans on the question before it."""
     words = _content(followup)

@@ -258,7 +258,8 @@ def test_a_follow_up_in_a_thread_is_read_against_the_question_before_it(tmp_path
     svc.index_shared("ch", [pdf(key="F1")])
     assert not svc.in_conversation("t1")
     svc.handle(Mention("ch", "How many identical layers are in the encoder stack?", thread="t1"))
-    assert svc.in_conversation("t1")
+    assert svc.in_conversation("t1") and svc.in_conversation("t1", "And the decoder?")
+    assert not svc.in_conversation("t1", "thanks!") and not svc.in_conversation("t1", "ok 👍")
     reply = svc.handle(Mention("ch", "And the decoder?", thread="t1"))
     asked, hits = gen.asked[-1]
     assert asked == "How many identical layers are in the decoder stack?"

@@ -137,11 +137,14 @@ def test_a_reply_in_the_bots_thread_is_a_follow_up_without_a_mention(slack):
     assert "Read as: How many identical layers are in the decoder stack?" in text
     assert "decoder is also a stack of six identical layers" in follow["text"]
 
+    thanks = fake.user_post("C1", "thanks!", thread_ts=question["ts"])
+    slack.events.send(fake.message_event(thanks))  # acknowledging is not asking
     other = fake.user_post("C1", "a thread the bot never spoke in")
     chatter = fake.user_post("C1", "And the decoder?", thread_ts=other["ts"])
     slack.events.send(fake.message_event(chatter))
     time.sleep(0.3)
     assert fake.bot_messages("C1", other["ts"]) == []  # not the bot's conversation
+    assert len(final_messages(fake, "C1", question["ts"])) == 2  # "thanks!" got no answer
 
 
 def test_a_deleted_file_is_no_longer_listed_or_cited(slack):
