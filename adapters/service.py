@@ -1,9 +1,10 @@
 """What every chat adapter shares: commands, the channel's library, threads, answers.
 
-An adapter turns a platform event into a ``Mention`` (a message for the bot)
-or a ``Post`` (files shared without addressing it) and a ``Reply`` back into
-platform messages; everything in between happens here, synchronously, so it
-runs in a worker thread. Work is serialised per channel (a question waits for
+An adapter turns a platform event into a ``Mention`` (a message for the bot),
+``index_shared`` (files shared without addressing it) or ``forget_files`` /
+``forget_post`` (files deleted), and a ``Reply`` back into platform messages;
+everything in between happens here, synchronously, so it runs in a worker
+thread. Work is serialised per channel (a question waits for
 the PDF being indexed in its channel) and indexing is bounded across
 channels. Who may forget a file is decided here from what the adapter says
 about the person (``Mention.user``, ``Mention.admin``). Markup (Block Kit,
