@@ -41,12 +41,13 @@ from adapters.discord_slash import add_slash_commands
 from adapters.replies import HISTORY_FALLBACK
 from adapters.service import ChatService, Mention, Reply
 from papertrail.errors import PaperTrailError
+from papertrail.uploads import DEFAULT_MAX_PDF_BYTES
 
 log = logging.getLogger(__name__)
 
 HISTORY_LIMIT = HISTORY_FALLBACK  # earlier channel messages searched for PDFs
 PROGRESS_INTERVAL = 1.0  # seconds between edits of the progress message (edit rate limits)
-MAX_DOWNLOAD_BYTES = 50_000_000  # default cap, the same as PAPERTRAIL_MAX_PDF_MB
+MAX_DOWNLOAD_BYTES = DEFAULT_MAX_PDF_BYTES  # default cap, the same as PAPERTRAIL_MAX_PDF_MB
 WORKER_THREADS = 32  # questions handled at once; ChatService itself bounds indexing
 MAX_ANSWERS = 5000  # bot messages remembered as conversation starters
 __all__ = ["FAILURE", "PaperTrailClient", "build_client", "download", "run", "use_endpoints"]

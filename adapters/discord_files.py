@@ -18,6 +18,7 @@ import discord
 from adapters.intake import Attachment
 from papertrail.errors import PaperTrailError
 from papertrail.names import safe_filename
+from papertrail.uploads import check_size, looks_like_pdf, too_large
 
 log = logging.getLogger(__name__)
 
@@ -27,12 +28,7 @@ DOWNLOAD_TIMEOUT = 60.0  # seconds for one attachment download
 def pdfs(message: discord.Message) -> list[discord.Attachment]:
     """The message's attachments that are PDFs, by name or content type."""
 
-    def is_pdf(a: discord.Attachment) -> bool:
-        return a.filename.lower().endswith(".pdf") or (a.content_type or "").startswith(
-            "application/pdf"
-        )
-
-    return [a for a in message.attachments if is_pdf(a)]
+    return [a for a in message.attachments if looks_like_pdf(a.filename, a.content_type or "")]
 
 
 def post_key(message_id: int) -> str:
@@ -94,12 +90,7 @@ async def history_pdfs(
 
 def download(url: str, name: str, size: int | None, limit: int) -> bytes:
     """Fetch an attachment from Discord's CDN (signed URLs need no token)."""
-    if size is not None and size > limit:
-        raise PaperTrailError(
-            f"{name} is {size / 1e6:.1f} MB; the limit is {limit / 1e6:g} MB. "
-            "Upload a smaller PDF or split it.",
-            code="too_large",
-        )
+    check_size(name, size, limit)
     request = urllib.request.Request(url, headers={"User-Agent": "PaperTrail (Discord bot)"})
     try:
         with urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT) as response:
@@ -111,8 +102,5 @@ def download(url: str, name: str, size: int | None, limit: int) -> bytes:
             code="download",
         ) from e
     if len(data) > limit:
-        raise PaperTrailError(
-            f"{name} is larger than {limit / 1e6:g} MB. Upload a smaller PDF or split it.",
-            code="too_large",
-        )
+        raise too_large(name, None, limit)  # cut off: the true size is unknown
     return data

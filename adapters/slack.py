@@ -23,6 +23,7 @@ from adapters.slack_events import SlackBot, mentions, strip_mention
 from adapters.slack_files import HISTORY_LIMIT, SlackDownloader
 from adapters.slack_server import make_http_server, run_http, run_socket_mode, start_socket_mode
 from adapters.slack_worker import ChannelWorker
+from papertrail.uploads import DEFAULT_MAX_PDF_BYTES
 
 __all__ = [
     "ChannelWorker",
@@ -43,7 +44,7 @@ def build_slack_app(
     bot_token: str,
     signing_secret: str | None = None,
     api_url: str | None = None,
-    max_pdf_bytes: int = 50_000_000,
+    max_pdf_bytes: int = DEFAULT_MAX_PDF_BYTES,
     workers: int = 8,  # threads; a channel uses at most one, the service bounds indexing
     history_limit: int = HISTORY_LIMIT,
     progress_interval: float = 1.0,

@@ -21,11 +21,11 @@ from papertrail.embed import Warmup
 from papertrail.errors import PaperTrailError
 from papertrail.extractive import ExtractiveGenerator
 from papertrail.pdf import read_pdf
-from papertrail.protocols import Embedder, Generator
+from papertrail.protocols import Embedder, Generator, Store
 from papertrail.render import render_snippets
 from papertrail.retrieve import Retriever
 from papertrail.settings import Settings
-from papertrail.store import ChromaStore, open_store
+from papertrail.store import open_store
 from papertrail.types import Answer, Document
 from papertrail.verify import verify_answer
 
@@ -52,7 +52,7 @@ class PaperTrail:
         settings: Settings,
         *,
         embedder: Embedder,
-        store: ChromaStore,
+        store: Store,
         generator: Generator | None = None,
         ocr=None,
     ) -> None:
