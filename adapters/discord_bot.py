@@ -180,6 +180,10 @@ class PaperTrailClient(discord.Client):
         # raw: fires for messages shared before this process started too (uncached)
         await forget_deleted(self, payload.message_id)
 
+    async def on_raw_bulk_message_delete(self, payload) -> None:
+        for message_id in payload.message_ids:  # a moderator's purge
+            await forget_deleted(self, message_id)
+
     async def _mention_from(self, message: discord.Message, thread: str) -> Mention:
         text = re.sub(rf"<@!?{self.user.id}>", " ", message.content)
         referenced = await referenced_message(message)

@@ -176,17 +176,19 @@ class FakeDiscord:
         asyncio.run_coroutine_threadsafe(coro, self._loop).result(5)
         return msg
 
-    def delete(self, channel_id: int, message: dict) -> None:
-        """A user deletes ``message``: gone from history, MESSAGE_DELETE sent to the bot."""
+    def delete(self, channel_id: int, *messages: dict) -> None:
+        """Users delete ``messages``: gone from history; MESSAGE_DELETE for one message,
+        MESSAGE_DELETE_BULK (a moderator's purge) for several."""
+        ids = [m["id"] for m in messages]
         with self._changed:
-            self.history[channel_id] = [
-                m for m in self.history[channel_id] if m["id"] != message["id"]
-            ]
+            self.history[channel_id] = [m for m in self.history[channel_id] if m["id"] not in ids]
             self._changed.notify_all()
-        event = {"id": message["id"], "channel_id": str(channel_id), "guild_id": str(GUILD_ID)}
-        asyncio.run_coroutine_threadsafe(
-            self._dispatch("MESSAGE_DELETE", event), self._loop
-        ).result(5)
+        where = {"channel_id": str(channel_id), "guild_id": str(GUILD_ID)}
+        if len(ids) == 1:
+            coro = self._dispatch("MESSAGE_DELETE", dict(where, id=ids[0]))
+        else:
+            coro = self._dispatch("MESSAGE_DELETE_BULK", dict(where, ids=ids))
+        asyncio.run_coroutine_threadsafe(coro, self._loop).result(5)
 
     def start_thread(self, channel_id: int, message: dict, name: str = "follow-up") -> int:
         """A user starts a thread from ``message`` (its id becomes the thread's id)."""

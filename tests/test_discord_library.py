@@ -119,6 +119,11 @@ def test_a_deleted_message_takes_its_pdf_out_of_the_library(bot):
     answer = ask(fake, f"<@{BOT_ID}> How deep was the northern basin dredged?")
     assert "harbour.pdf" not in str(answer["embeds"]) and "fourteen" not in answer["content"]
 
+    again = drop(fake, "harbour.pdf", HARBOUR)
+    paper = [m for m in fake.history[GENERAL] if "paper.pdf" in str(m["attachments"])]
+    fake.delete(GENERAL, again, *paper)  # a purge: MESSAGE_DELETE_BULK
+    fake.wait_for(lambda: bot.pipeline.documents(f"discord:{GENERAL}") == [], what="purged")
+
 
 def test_only_the_sharer_or_a_manager_may_forget(bot):
     fake = bot.fake
