@@ -169,7 +169,9 @@ class PaperTrailClient(discord.Client):
         if me is None or message.author.bot or message.author.id == me.id:
             return
         thread = self.conversation_of(message)
-        follows = thread and self.service.in_conversation(thread, message.content)
+        follows = thread and self.service.in_conversation(
+            thread, message.content, with_files=bool(message.attachments)
+        )
         if self.addressed(message) or follows:
             thread = thread or f"discord:question:{message.id}"
             await self.serve(self._mention_from(message, thread), MessageSink(message), thread)

@@ -118,10 +118,15 @@ class ChatService:
         """A message carrying files was deleted (Discord): forget what it shared."""
         return self.forget_files([s.file for s in self.shares.of_post(post)])
 
-    def in_conversation(self, thread: str, text: str | None = None) -> bool:
+    def in_conversation(
+        self, thread: str, text: str | None = None, *, with_files: bool = False
+    ) -> bool:
         """True when the bot answered in ``thread`` (and ``text``, if given, asks
-        something): such replies need no mention ("thanks!" is not answered)."""
-        return thread in self.conversations and (text is None or wants_answer(text))
+        something): such replies need no mention ("thanks!" is not answered, and a
+        file shared there without a question is indexed, not answered)."""
+        if thread not in self.conversations:
+            return False
+        return text is None or wants_answer(text, with_files=with_files)
 
     # -- internals ---------------------------------------------------------------
 

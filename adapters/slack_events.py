@@ -123,7 +123,9 @@ class SlackBot:
             or (
                 thread_ts not in (None, ts)
                 and self.service.in_conversation(
-                    thread_key(team, channel, thread_ts), event.get("text", "")
+                    thread_key(team, channel, thread_ts),
+                    event.get("text", ""),
+                    with_files=bool(event.get("files")),
                 )
             )
         )

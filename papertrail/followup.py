@@ -54,9 +54,12 @@ _THANKS = re.compile(
 )
 
 
-def wants_answer(message: str) -> bool:
+def wants_answer(message: str, *, with_files: bool = False) -> bool:
     """False for a reply that only acknowledges ("thanks!", "ok 👍"): in a thread the
-    bot follows without mentions, those must not be answered as questions."""
+    bot follows without mentions, those must not be answered as questions. A reply
+    that carries files is a share ("here is the other report") unless it asks ("?")."""
+    if with_files and "?" not in message:
+        return False
     return bool(_WORD.search(message)) and not _THANKS.match(message)
 
 

@@ -150,7 +150,7 @@ class NoLibrary:
 
         return Reply(kind="indexed", text="Indexed.")
 
-    def in_conversation(self, thread: str, text: str = "") -> bool:
+    def in_conversation(self, thread: str, text: str = "", *, with_files=False) -> bool:
         return False
 
     def forget_files(self, files, channel=None) -> list:

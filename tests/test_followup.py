@@ -82,3 +82,8 @@ def test_acknowledgements_want_no_answer(text):
 @pytest.mark.parametrize("text", ["And the decoder?", "no, the decoder", "What about 2018?"])
 def test_questions_want_an_answer(text):
     assert wants_answer(text)
+
+
+def test_a_reply_with_files_wants_an_answer_only_when_it_asks():
+    assert not wants_answer("here is the other report", with_files=True)
+    assert wants_answer("what does this one say about revenue?", with_files=True)

@@ -248,3 +248,16 @@ def test_unsharing_or_a_tombstone_forgets_only_in_that_channel(slack):
     }
     slack.events.send(changed)
     fake.wait_for(lambda: docs("slack:T1:C2") == [])
+
+
+def test_a_pdf_shared_in_the_bots_thread_without_a_question_is_indexed_not_answered(slack):
+    fake = slack.fake
+    _, post = drop(slack, "C1", "paper.pdf", paper_pdf())
+    indexed(slack, "C1", post)
+    question, _ = ask(slack, "C1", "<@UBOT> How many parallel attention heads are used?")
+    harbour = fake.add_file("harbour.pdf", HARBOUR)
+    share = fake.user_post("C1", "the other report", files=[harbour], thread_ts=question["ts"])
+    slack.events.send(fake.message_event(share))
+    indexed(slack, "C1", share)
+    assert len(final_messages(fake, "C1", question["ts"])) == 1  # only the first answer
+    assert "harbour.pdf" in shown_text(command(slack, "list"))
