@@ -1,16 +1,17 @@
-"""Discord adapter: messages that mention the bot in, replies out, work off the loop.
+"""Discord adapter: messages in, replies out, work off the loop.
 
 A ``MESSAGE_CREATE`` whose content mentions the bot (``<@id>``, not @everyone,
-@here or a role) becomes a ``Mention``: channel ``discord:<channel id>``, the
-text without the mention, and its attachments, then PDFs of the message it
-replies to, then PDFs from recent channel history. ``ChatService.handle`` runs
-in a worker thread (``asyncio.to_thread``) so heartbeats and other channels
-keep flowing while a PDF is indexed. Slash commands (``discord_slash.py``)
-take the same path through ``serve``.
-
-Where replies go and the progress line are ``discord_reply.py``; splitting,
-embeds and files are ``discord_format.py``. Left out: DMs without a mention,
-sharding.
+@here or a role), or that continues one of its conversations (a reply to an
+answer, a message in a thread started from one or where it answered) becomes
+a ``Mention``: the library ``discord:<channel id>`` (a thread's parent), the
+text without the mention, its attachments, then PDFs of the message it
+replies to, then PDFs from recent history (the fallback for files shared
+before the bot). Any other message with a PDF is indexed on drop, and a
+deleted message's PDFs are forgotten (``discord_library.py``).
+``ChatService`` runs in a worker thread (``asyncio.to_thread``) so heartbeats
+and other channels keep flowing while a PDF is indexed. Slash commands
+(``discord_slash.py``) take the same path through ``serve``. Replies are
+``discord_reply.py``/``discord_format.py``. Left out: sharding.
 """
 
 from __future__ import annotations
@@ -34,9 +35,15 @@ from adapters.discord_files import (
     post_key,
     referenced_message,
 )
-from adapters.discord_format import Outgoing, render_reply
+from adapters.discord_format import render_reply
 from adapters.discord_library import forget_deleted, index_drop, library, may_manage
-from adapters.discord_reply import NO_MENTIONS, InteractionSink, MessageSink, ProgressMessage
+from adapters.discord_reply import (
+    NO_MENTIONS,
+    InteractionSink,
+    MessageSink,
+    ProgressMessage,
+    apologise,
+)
 from adapters.discord_slash import add_slash_commands
 from adapters.replies import HISTORY_FALLBACK
 from adapters.service import ChatService, Mention, Reply
@@ -237,21 +244,9 @@ class PaperTrailClient(discord.Client):
                         self.answers.popitem(last=False)
             except discord.HTTPException as e:
                 log.warning("could not post the reply: %s", e)
-                await self._apologise(sink, e)
+                await apologise(sink, e)
         finally:
             self.busy -= 1
-
-    async def _apologise(self, sink: MessageSink | InteractionSink, error: Exception) -> None:
-        """Say in plain text that the reply was refused, usually for missing permissions."""
-        status = getattr(error, "status", "?")
-        text = (
-            f"❌ Discord refused my reply (HTTP {status}). Check that I may send messages, "
-            "embed links and attach files in this channel, then ask again."
-        )
-        try:
-            await sink.deliver([Outgoing(content=text)])
-        except discord.HTTPException:
-            log.warning("could not post the apology either")
 
     async def _reply(self, mention: Mention, sink: MessageSink | InteractionSink) -> Reply:
         loop = asyncio.get_running_loop()

@@ -123,6 +123,19 @@ class InteractionSink:
             self.sent.append(sent.id)
 
 
+async def apologise(sink: MessageSink | InteractionSink, error: Exception) -> None:
+    """Say in plain text that a reply was refused, usually for missing permissions."""
+    status = getattr(error, "status", "?")
+    text = (
+        f"❌ Discord refused my reply (HTTP {status}). Check that I may send messages, "
+        "embed links and attach files in this channel, then ask again."
+    )
+    try:
+        await sink.deliver([Outgoing(content=text)])
+    except discord.HTTPException:
+        log.warning("could not post the apology either")
+
+
 class ProgressMessage:
     """The service's status lines, shown through ``show`` at most once per interval.
 
