@@ -60,6 +60,8 @@ class Intake:
         self.settings = settings
         self.shares = shares
         self._indexing = threading.BoundedSemaphore(max(1, settings.max_concurrent_indexing))
+        self._busy: dict[str, list[str]] = {}  # channel -> names being indexed now
+        self._busy_guard = threading.Lock()
 
     def index(
         self, channel: str, att: Attachment, progress: Progress | None = None
@@ -71,6 +73,19 @@ class Intake:
                 if d.doc_id == known.doc_id:
                     return d, []
         check_size(name, att.size, self.settings.max_pdf_bytes)
+        with self._busy_guard:
+            self._busy.setdefault(channel, []).append(name)
+        try:
+            result = self._ingest(channel, name, att, progress)
+        finally:
+            with self._busy_guard:
+                self._busy[channel].remove(name)
+        if att.key:
+            doc = result.document
+            self.shares.add(Share(att.key, channel, doc.doc_id, doc.name, att.owner, att.post))
+        return result.document, list(result.warnings)
+
+    def _ingest(self, channel: str, name: str, att: Attachment, progress: Progress | None):
         data = att.fetch()
         last = 0.0
 
@@ -84,11 +99,12 @@ class Intake:
         if progress:
             progress(f"Indexing {name}…")
         with self._indexing:
-            result = self.pipeline.ingest(channel, name, data, progress=pages)
-        if att.key:
-            doc = result.document
-            self.shares.add(Share(att.key, channel, doc.doc_id, doc.name, att.owner, att.post))
-        return result.document, list(result.warnings)
+            return self.pipeline.ingest(channel, name, data, progress=pages)
+
+    def busy(self, channel: str) -> list[str]:
+        """The files being indexed for ``channel`` right now."""
+        with self._busy_guard:
+            return list(self._busy.get(channel, ()))
 
     def in_reach(
         self, channel: str, attachments: Sequence[Attachment], progress: Progress | None

@@ -86,7 +86,8 @@ class ChatService:
 
     def handle(self, mention: Mention, progress: Progress | None = None) -> Reply:
         """Run a command or answer a question; never raises for user errors."""
-        return self._safely(mention.channel, lambda: self._handle(mention, progress))
+        work = lambda: self._handle(mention, progress)  # noqa: E731
+        return self._safely(mention.channel, work, progress)
 
     def index_shared(
         self, channel: str, attachments: Sequence[Attachment], progress: Progress | None = None
@@ -130,10 +131,24 @@ class ChatService:
 
     # -- internals ---------------------------------------------------------------
 
-    def _safely(self, channel: str, work: Callable[[], Reply]) -> Reply:
+    def indexing(self, channel: str) -> list[str]:
+        """The files being indexed for ``channel`` now: a question there waits for them."""
+        return self.intake.busy(channel)
+
+    def _safely(
+        self, channel: str, work: Callable[[], Reply], progress: Progress | None = None
+    ) -> Reply:
+        lock = self._channel_lock(channel)
         try:
-            with self._channel_lock(channel):
+            if not lock.acquire(blocking=False):
+                busy = self.intake.busy(channel)
+                if busy and progress:  # say why nothing happens yet
+                    progress(f"Waiting for {', '.join(busy)} to finish indexing…")
+                lock.acquire()
+            try:
                 return work()
+            finally:
+                lock.release()
         except PaperTrailError as e:
             return Reply(kind="error", text=ENCRYPTED if e.code == "encrypted" else e.message)
         except Exception:

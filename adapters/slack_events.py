@@ -131,7 +131,11 @@ class SlackBot:
         )
         if addressed:
             if self.seen.first((team, channel, ts)):
-                self.worker.submit((team, channel), lambda: self.answer(team, event))
+                responder = self._responder(channel, event.get("thread_ts") or ts)
+                busy = self.service.indexing(library(team, channel))
+                if busy:  # queued behind that work: say so now, not when it is done
+                    responder.progress(f"Waiting for {', '.join(busy)} to finish indexing…")
+                self.worker.submit((team, channel), lambda: self.answer(team, event, responder))
             else:
                 log.info("duplicate delivery of %s/%s ignored", channel, ts)
         elif any(is_pdf(f) for f in event.get("files") or ()) and self.seen.first(
@@ -167,11 +171,14 @@ class SlackBot:
 
     # -- work (on the pool) ------------------------------------------------------------
 
-    def answer(self, team: str, event: dict) -> None:
+    def _responder(self, channel: str, thread_ts: str) -> ThreadResponder:
+        return ThreadResponder(self.client, channel, thread_ts, interval=self.progress_interval)
+
+    def answer(self, team: str, event: dict, responder: ThreadResponder | None = None) -> None:
         """Gather the files, ask the service, write the thread."""
         channel, user = event["channel"], event.get("user", "")
         thread = event.get("thread_ts") or event["ts"]
-        responder = ThreadResponder(self.client, channel, thread, interval=self.progress_interval)
+        responder = responder or self._responder(channel, thread)
         try:
             found = gather(self.client, self.downloader, event, history_limit=self.history_limit)
             mention = Mention(

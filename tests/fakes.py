@@ -158,3 +158,6 @@ class NoLibrary:
 
     def forget_post(self, post: str) -> list:
         return []
+
+    def indexing(self, channel: str) -> list:
+        return []

@@ -189,13 +189,14 @@ def test_a_question_waits_for_the_pdf_being_indexed_in_its_channel(tmp_path):
     )
     drop.start()
     time.sleep(0.1)  # the drop holds the channel now
-    asked = []
-    question = threading.Thread(
-        target=lambda: asked.append(svc.handle(Mention("ch", "How many identical layers?")))
-    )
+    asked, lines = [], []
+    mention = Mention("ch", "How many identical layers?")
+    question = threading.Thread(target=lambda: asked.append(svc.handle(mention, lines.append)))
     question.start()
     time.sleep(0.2)
     assert not asked  # waiting, not answering "no PDF here" nor indexing again
+    assert svc.indexing("ch") == ["paper.pdf"] and svc.indexing("other") == []
+    assert lines == ["Waiting for paper.pdf to finish indexing…"]
     gate.set()
     drop.join(10)
     question.join(10)

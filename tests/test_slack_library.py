@@ -9,6 +9,7 @@ here is generated; the end-to-end run on corpus PDFs is
 
 from __future__ import annotations
 
+import threading
 import time
 from types import SimpleNamespace
 
@@ -261,3 +262,20 @@ def test_a_pdf_shared_in_the_bots_thread_without_a_question_is_indexed_not_answe
     indexed(slack, "C1", share)
     assert len(final_messages(fake, "C1", question["ts"])) == 1  # only the first answer
     assert "harbour.pdf" in shown_text(command(slack, "list"))
+
+
+def test_a_question_asked_while_its_pdf_indexes_says_it_waits_then_answers(slack):
+    gate = slack.pipeline.gates["paper.pdf"] = threading.Event()
+    pdf = slack.fake.add_file("paper.pdf", paper_pdf())
+    post = slack.fake.user_post("C1", "sharing", files=[pdf])
+    slack.events.send(slack.fake.message_event(post))
+    slack.fake.wait_for(lambda: "+hourglass_flowing_sand" in slack.fake.reactions("C1", post["ts"]))
+    question = slack.fake.user_post("C1", "<@UBOT> How many parallel attention heads are used?")
+    slack.events.send(slack.fake.app_mention(question))
+    waiting = slack.fake.wait_for(lambda: slack.fake.bot_messages("C1", question["ts"]))
+    assert "Waiting for paper.pdf to finish indexing" in waiting[0]["text"]
+    gate.set()
+    slack.fake.wait_for(
+        lambda: "attention heads" in slack.fake.bot_messages("C1", question["ts"])[0]["text"]
+    )
+    assert len(slack.fake.bot_messages("C1", question["ts"])) == 1  # the wait line became it
