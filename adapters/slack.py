@@ -18,9 +18,10 @@ from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from adapters.dedup import SeenSet
 from adapters.service import ChatService
-from adapters.slack_commands import COMMAND, run_command
-from adapters.slack_events import SlackBot, mentions, strip_mention
+from adapters.slack_commands import COMMAND
+from adapters.slack_events import SlackBot
 from adapters.slack_files import HISTORY_LIMIT, SlackDownloader
+from adapters.slack_ids import mentions, strip_mention
 from adapters.slack_server import make_http_server, run_http, run_socket_mode, start_socket_mode
 from adapters.slack_worker import ChannelWorker
 from papertrail.uploads import DEFAULT_MAX_PDF_BYTES
@@ -85,10 +86,16 @@ def build_slack_app(
         app.event(event)(_listener(bot))
 
     @app.command(COMMAND)
-    def on_command(ack, command, respond):
+    def on_command(ack, command):
         ack()  # within 3 s; the answer follows through response_url or the channel
-        key = (command.get("team_id", ""), command.get("channel_id", ""))
-        bot.worker.submit(key, lambda: run_command(bot, command, respond))
+        team, channel = command.get("team_id", ""), command.get("channel_id", "")
+        bot.queue(
+            "command",
+            team,
+            channel,
+            command=dict(command),
+            response_url=command.get("response_url"),
+        )
 
     app.papertrail = bot  # for run_http's check and for tests to shut the pool down
     return app

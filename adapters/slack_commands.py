@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from slack_sdk.errors import SlackApiError
 
 from adapters.replies import Reply
 from adapters.service import Mention
-from adapters.slack_events import SlackBot, library, thread_key
 from adapters.slack_format import escape, reply_messages
+from adapters.slack_ids import library, thread_key
 from adapters.slack_reply import ThreadResponder
+
+if TYPE_CHECKING:
+    from adapters.slack_events import SlackBot
 
 log = logging.getLogger(__name__)
 

@@ -8,25 +8,29 @@ no mention; a PDF shared without a mention (``message``/``file_share`` or
 ✅ and, only on failure, a short thread reply; a deleted or unshared file
 (``file_deleted``, ``file_unshared``, a message whose file became a
 tombstone, a deleted message) leaves the library. Duplicate deliveries are
-dropped on (team, channel, ts) or (team, file id) through ``SeenSet``. Only
-strings and ``Attachment``s cross into the service; no Slack payload does.
-Gathering files is ``slack_files``, writing the thread ``slack_reply``.
+dropped on (team, channel, ts) or (team, file id) through ``SeenSet``. Every
+queued unit of work is a plain-data job (``queue``/``run``: kind, ids, the
+event), so another process could run it; only strings and ``Attachment``s
+cross into the service, no Slack payload does. Gathering files is
+``slack_files``, writing the thread ``slack_reply``, commands
+``slack_commands``.
 """
 
 from __future__ import annotations
 
-import html
 import logging
-import re
 import time
 from dataclasses import replace
 
+from slack_bolt.context.respond import Respond
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from adapters.dedup import SeenSet
 from adapters.service import ChatService, Mention, Reply
+from adapters.slack_commands import run_command
 from adapters.slack_files import SlackDownloader, gather, is_pdf, share_attachments
+from adapters.slack_ids import library, mentions, strip_mention, thread_key
 from adapters.slack_reply import ThreadResponder
 from adapters.slack_worker import ChannelWorker
 from papertrail.errors import PaperTrailError
@@ -37,26 +41,6 @@ log = logging.getLogger(__name__)
 _ADDRESSING_SUBTYPES = {None, "file_share", "thread_broadcast"}
 INDEXING, INDEXED, FAILED = "hourglass_flowing_sand", "white_check_mark", "x"
 ADMIN_TTL = 300.0  # seconds a users.info answer is trusted
-
-
-def strip_mention(text: str, bot_user_id: str) -> str:
-    """The message text without ``<@BOT>`` and with Slack's entities decoded."""
-    text = re.sub(rf"<@{re.escape(bot_user_id)}(\|[^>]*)?>", " ", text or "")
-    return html.unescape(re.sub(r"\s+", " ", text)).strip()
-
-
-def mentions(text: str, bot_user_id: str) -> bool:
-    return (
-        bool(bot_user_id) and re.search(rf"<@{re.escape(bot_user_id)}[|>]", text or "") is not None
-    )
-
-
-def library(team: str, channel: str) -> str:
-    return f"slack:{team}:{channel}"
-
-
-def thread_key(team: str, channel: str, thread_ts: str) -> str:
-    return f"slack:{team}:{channel}:{thread_ts}"
 
 
 class SlackBot:
@@ -131,20 +115,20 @@ class SlackBot:
         )
         if addressed:
             if self.seen.first((team, channel, ts)):
-                responder = self._responder(channel, event.get("thread_ts") or ts)
+                progress_ts = None
                 busy = self.service.indexing(library(team, channel))
                 if busy:  # queued behind that work: say so now, not when it is done
+                    responder = self._responder(channel, event.get("thread_ts") or ts)
                     responder.progress(f"Waiting for {', '.join(busy)} to finish indexing…")
-                self.worker.submit((team, channel), lambda: self.answer(team, event, responder))
+                    progress_ts = responder.progress_ts
+                self.queue("answer", team, channel, event=event, progress_ts=progress_ts)
             else:
                 log.info("duplicate delivery of %s/%s ignored", channel, ts)
         elif any(is_pdf(f) for f in event.get("files") or ()) and self.seen.first(
             ("drop", team, channel, ts)
         ):
             files, user = list(event["files"]), event.get("user", "")
-            self.worker.submit(
-                (team, channel), lambda: self.index_drop(team, channel, ts, files, user)
-            )
+            self.queue("drop", team, channel, ts=ts, files=files, user=user)
 
     def _file_shared(self, team: str, event: dict) -> None:
         channel, file_id = event.get("channel_id"), event.get("file_id")
@@ -153,26 +137,46 @@ class SlackBot:
         if self.seen.first(("file", team, channel, file_id)):
             user = event.get("user_id", "")
             files = [{"id": file_id, "file_access": "check_file_info"}]  # details: files.info
-            self.worker.submit(
-                (team, channel), lambda: self.index_drop(team, channel, "", files, user)
-            )
+            self.queue("drop", team, channel, ts="", files=files, user=user)
 
     def _forget(self, team: str, file_id: str | None, channel: str | None) -> None:
-        if not file_id:
-            return
-        where = library(team, channel) if channel else None
-        key = (team, channel or "*")
-
-        def job() -> None:
-            gone = self.service.forget_files([file_id], where)
-            log.info("file %s deleted: forgot %d document(s)", file_id, len(gone))
-
-        self.worker.submit(key, job)
+        if file_id:  # file_deleted names no channel: "" = wherever it was shared
+            self.queue("forget", team, channel or "", file_id=file_id)
 
     # -- work (on the pool) ------------------------------------------------------------
 
-    def _responder(self, channel: str, thread_ts: str) -> ThreadResponder:
-        return ThreadResponder(self.client, channel, thread_ts, interval=self.progress_interval)
+    def queue(self, kind: str, team: str, channel: str, **payload) -> None:
+        """Queue one unit of work on the channel's worker. A job is plain data (JSON:
+        ids, the Slack event, file objects), so another process could run it."""
+        job = {"kind": kind, "team": team, "channel": channel, **payload}
+        self.worker.submit((team, channel or "*"), lambda: self.run(job))
+
+    def run(self, job: dict) -> None:
+        """Carry out a job made by ``queue`` (or by the slash command listener)."""
+        kind, team, channel = job["kind"], job["team"], job["channel"]
+        if kind == "answer":
+            thread = job["event"].get("thread_ts") or job["event"]["ts"]
+            responder = self._responder(channel, thread, job.get("progress_ts"))
+            self.answer(team, job["event"], responder)
+        elif kind == "drop":
+            self.index_drop(team, channel, job["ts"], job["files"], job["user"])
+        elif kind == "forget":
+            where = library(team, channel) if channel else None
+            gone = self.service.forget_files([job["file_id"]], where)
+            log.info("file %s deleted: forgot %d document(s)", job["file_id"], len(gone))
+        elif kind == "command":
+            run_command(self, job["command"], Respond(response_url=job["response_url"]))
+
+    def _responder(
+        self, channel: str, thread_ts: str, progress_ts: str | None = None
+    ) -> ThreadResponder:
+        return ThreadResponder(
+            self.client,
+            channel,
+            thread_ts,
+            interval=self.progress_interval,
+            progress_ts=progress_ts,
+        )
 
     def answer(self, team: str, event: dict, responder: ThreadResponder | None = None) -> None:
         """Gather the files, ask the service, write the thread."""
