@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from adapters.library import Share, ShareRegistry
+from adapters.library import Share, Shares
 from papertrail.errors import PaperTrailError
 from papertrail.names import safe_filename
 from papertrail.pipeline import PaperTrail
@@ -55,7 +55,7 @@ class Attachment:
 class Intake:
     """Indexes attachments into channels and records each share."""
 
-    def __init__(self, pipeline: PaperTrail, settings: Settings, shares: ShareRegistry) -> None:
+    def __init__(self, pipeline: PaperTrail, settings: Settings, shares: Shares) -> None:
         self.pipeline = pipeline
         self.settings = settings
         self.shares = shares

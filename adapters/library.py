@@ -9,7 +9,7 @@ so the registry maps it back to (channel, document), and a document leaves the
 channel only when no live share of the same bytes is left there. It is a small
 JSON file written atomically after each change, so it survives restarts; it
 holds no platform objects. Left out: sharing it between processes (one bot
-process owns one data directory).
+process owns one data directory); several workers pass their own ``Shares``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import logging
 import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Protocol
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,17 @@ class Share:
     name: str  # file name as indexed
     owner: str = ""  # platform user id of the person who shared it ("" when unknown)
     post: str = ""  # platform-qualified id of the message that carried it
+
+
+class Shares(Protocol):
+    """The registry seam: ``ShareRegistry`` here; several processes need a shared one."""
+
+    def add(self, share: Share) -> None: ...
+    def get(self, file: str, channel: str) -> Share | None: ...
+    def remove(self, files: list[str], channel: str | None = None) -> list[Share]: ...
+    def of_post(self, post: str) -> list[Share]: ...
+    def of_document(self, channel: str, doc_id: str) -> list[Share]: ...
+    def drop_documents(self, channel: str, doc_ids: set[str]) -> None: ...
 
 
 class ShareRegistry:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from adapters.conversations import Conversations, Turn
 from adapters.intake import Attachment, Intake, Progress
-from adapters.library import ShareRegistry
+from adapters.library import ShareRegistry, Shares
 from adapters.replies import Image, Reply, Source, answer_reply, help_reply, list_reply
 from papertrail.errors import PaperTrailError
 from papertrail.followup import Complete, condense, wants_answer
@@ -68,7 +68,7 @@ class ChatService:
         pipeline: PaperTrail,
         settings: Settings | None = None,
         *,
-        shares: ShareRegistry | None = None,
+        shares: Shares | None = None,  # default: a ShareRegistry in the data directory
         complete: Complete | None = None,
     ) -> None:
         self.pipeline = pipeline
