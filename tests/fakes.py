@@ -106,37 +106,6 @@ def source(title: str, png: bytes | None = None, *, filename: str = "", evidence
     return Source(n, doc, page, evidence=evidence, image=image)
 
 
-class WithEvidence:
-    """A pipeline whose verified citations carry an ``Evidence`` span, built here by hand.
-
-    Until the verifier computes evidence (issue 14), this stands in for it: the
-    cited chunk's sentence sharing the most words with the claim. Everything
-    else is the wrapped pipeline's.
-    """
-
-    def __init__(self, pipeline) -> None:
-        self._pipeline = pipeline
-
-    def __getattr__(self, name: str):
-        return getattr(self._pipeline, name)
-
-    def ask(self, *args, **kwargs):
-        from dataclasses import replace
-
-        from papertrail.types import Evidence
-
-        answer = self._pipeline.ask(*args, **kwargs)
-        cites = []
-        for c in answer.citations:
-            if c.evidence is None and c.chunk is not None:
-                claim = set(_WORD.findall(c.sentence.lower()))
-                sentences = re.split(r"(?<=[.!?])\s+", c.chunk.text)
-                best = max(sentences, key=lambda s: len(claim & set(_WORD.findall(s.lower()))))
-                c = replace(c, evidence=Evidence(best, c.chunk.rects[:1]))
-            cites.append(c)
-        return replace(answer, citations=tuple(cites))
-
-
 class NoLibrary:
     """The library half of ``ChatService`` doing nothing, for fakes that only answer.
 

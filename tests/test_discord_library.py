@@ -17,7 +17,7 @@ from papertrail.settings import Settings
 from tests.fake_discord import BOT_ID, CHANNELS, FakeDiscord
 from tests.fake_discord_payloads import BOB
 from tests.fake_discord_runner import BotThread
-from tests.fakes import WithEvidence, gated_pipeline
+from tests.fakes import gated_pipeline
 from tests.pdfs import paper_pdf, simple_pdf
 
 GENERAL = CHANNELS["general"]
@@ -30,7 +30,7 @@ DONE = ["+⏳", "-⏳", "+✅"]
 @pytest.fixture
 def bot(tmp_path):
     settings = Settings(data_dir=tmp_path / "data", ocr=False, max_pdf_mb=0.5)
-    pipeline = WithEvidence(gated_pipeline(settings))
+    pipeline = gated_pipeline(settings)
     client = build_client(ChatService(pipeline), guild_ready_timeout=0.05, progress_interval=0.05)
     with FakeDiscord() as fake:
         with BotThread(client, fake):

@@ -19,7 +19,7 @@ from adapters.service import ChatService
 from adapters.slack import build_slack_app
 from papertrail.settings import Settings
 from tests.fake_slack import FakeSlack, RunningBot, final_messages, shown_text
-from tests.fakes import WithEvidence, gated_pipeline
+from tests.fakes import gated_pipeline
 from tests.pdfs import encrypted_pdf, paper_pdf, simple_pdf
 
 SECRET = "library-signing-secret"
@@ -32,7 +32,7 @@ HARBOUR = simple_pdf(
 def slack(tmp_path):
     fake = FakeSlack()
     settings = Settings(data_dir=tmp_path / "data", ocr=False, max_pdf_mb=1.0)
-    pipeline = WithEvidence(gated_pipeline(settings))
+    pipeline = gated_pipeline(settings)
     app = build_slack_app(
         ChatService(pipeline),
         bot_token=fake.token,
