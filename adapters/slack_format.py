@@ -84,10 +84,14 @@ def reply_blocks(reply: Reply) -> list[dict]:
 
 
 def source_text(source: Source) -> str:
-    """ "[1] report.pdf, page 3" with its evidence quoted on the next line."""
+    """A source's title ("[1] report.pdf, page 3") and its evidence quoted below.
+
+    In curly quotes rather than mrkdwn's ``>`` quote: every ``<`` and ``>`` that
+    reaches Slack is escaped, so no raw ``>`` is ever sent.
+    """
     line = escape(source.title)
     if source.evidence:
-        line += "\n>" + escape(source.evidence)
+        line += f"\n“{escape(source.evidence)}”"
     return line
 
 

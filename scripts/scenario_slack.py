@@ -163,7 +163,7 @@ def run(fake: FakeSlack, events: EventSender, paper: Path, ten_k: Path) -> None:
     blocks = [e["text"] for b in answer["blocks"] for e in b.get("elements", [])]
     sources = next((t for t in blocks if t.startswith("*Sources*")), "")
     print("  sources:\n    " + sources.replace("\n", "\n    "))
-    quoted = [line for line in sources.splitlines() if line.startswith(">")]
+    quoted = [line for line in sources.splitlines() if line.startswith("“")]
     check(bool(quoted), "the evidence is quoted under the citations")
     check(t_image <= 5.0, "answered with its image within 5 s")
     check("6" in answer["text"], "the answer gives the 6 layers")

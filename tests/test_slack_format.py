@@ -69,7 +69,7 @@ def test_answer_layout_warning_first_then_text_sources_footer():
     assert kinds == ["section", "section", "context", "context"]
     assert block_text(message.blocks[0]).startswith("⚠️ Ungrounded")  # no double icon
     assert block_text(message.blocks[2]) == (
-        "*Sources*\n[1] report.pdf, page 3\n>Revenue grew 12% to &lt;b&gt;"
+        "*Sources*\n[1] report.pdf, page 3\n“Revenue grew 12% to &lt;b&gt;”"
     )  # the evidence quoted under its source, escaped
     assert "extractive" in block_text(message.blocks[3])
     assert message.text == "Revenue grew 12% [1]."

@@ -121,7 +121,7 @@ def test_evidence_is_quoted_under_each_citation(slack):
     )
     lines = sources.splitlines()
     titles = [i for i, line in enumerate(lines) if line.startswith("[")]
-    assert titles and all(lines[i + 1].startswith(">") for i in titles)
+    assert titles and all(lines[i + 1].startswith("“") for i in titles)
 
 
 def test_a_reply_in_the_bots_thread_is_a_follow_up_without_a_mention(slack):
