@@ -44,6 +44,7 @@ from adapters.discord_reply import (
     ProgressMessage,
     apologise,
 )
+from adapters.discord_shards import client_class
 from adapters.discord_slash import add_slash_commands
 from adapters.replies import HISTORY_FALLBACK
 from adapters.service import ChatService, Mention, Reply
@@ -106,7 +107,8 @@ def build_client(
     if intents is None:
         intents = discord.Intents.default()
         intents.message_content = True  # privileged: also enable it in the developer portal
-    return PaperTrailClient(
+    client_type = client_class(PaperTrailClient, options)  # DISCORD_SHARD_COUNT: sharded
+    return client_type(
         service,
         intents=intents,
         history_limit=history_limit,

@@ -6,8 +6,9 @@ that turn a file into a tombstone), ``file_shared`` / ``file_deleted`` /
 ``file_unshared`` and the ``/papertrail`` command. Listeners only translate
 and queue (``slack_events``, ``slack_commands``); Bolt has already acked, so
 Slack's 3 s limit always holds. Serving it is ``slack_server``. Left out:
-OAuth/multi-workspace installs and sharing the seen-set between processes
-(see ``adapters/dedup.py``).
+OAuth/multi-workspace installs. With ``jobs`` (multi-worker mode) queued work
+goes to a Redis stream that every instance consumes (``adapters/jobs.py``,
+``slack_jobs``) and ``seen`` is shared through Redis.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from adapters.slack_commands import COMMAND
 from adapters.slack_events import SlackBot
 from adapters.slack_files import HISTORY_LIMIT, SlackDownloader
 from adapters.slack_ids import mentions, strip_mention
+from adapters.slack_jobs import run_job
 from adapters.slack_server import make_http_server, run_http, run_socket_mode, start_socket_mode
 from adapters.slack_worker import ChannelWorker
 from papertrail.uploads import DEFAULT_MAX_PDF_BYTES
@@ -51,11 +53,13 @@ def build_slack_app(
     progress_interval: float = 1.0,
     seen: SeenSet | None = None,
     download_timeout: float = 60.0,
+    jobs=None,
 ) -> App:
     """A Bolt app serving ``service``; calls ``auth.test`` at once.
 
     ``api_url`` (``SLACK_API_URL``) points the Web API elsewhere, e.g. a test
-    server. Pass a shared ``seen`` when several apps must not answer twice.
+    server. Pass a shared ``seen`` when several apps must not answer twice, and
+    ``jobs`` (``adapters/jobs.py``) so that a dead worker's work is taken over.
     """
     kwargs = {}
     if api_url:
@@ -78,7 +82,10 @@ def build_slack_app(
         history_limit=history_limit,
         progress_interval=progress_interval,
         signing_secret=signing_secret,
+        jobs=jobs,
     )
+    if jobs is not None:
+        jobs.start(lambda payload, done: run_job(bot, payload, done))
 
     # Every subscribed event needs a listener, even ignored ones: Bolt 404s
     # unhandled events and Slack retries them.

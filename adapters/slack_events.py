@@ -57,7 +57,9 @@ class SlackBot:
         history_limit: int,
         progress_interval: float,
         signing_secret: str | None,
+        jobs=None,  # multi-worker mode: an ``adapters.jobs.RedisJobs``
     ) -> None:
+        self.jobs = jobs
         self.service = service
         self.client = client
         self.downloader = downloader
@@ -149,6 +151,9 @@ class SlackBot:
         """Queue one unit of work on the channel's worker. A job is plain data (JSON:
         ids, the Slack event, file objects), so another process could run it."""
         job = {"kind": kind, "team": team, "channel": channel, **payload}
+        if self.jobs is not None:  # acked: a job any worker runs, taken over if this one dies
+            self.jobs.put(dict(job, bot_user_id=self.bot_user_id))
+            return
         self.worker.submit((team, channel or "*"), lambda: self.run(job))
 
     def run(self, job: dict) -> None:
@@ -249,4 +254,6 @@ class SlackBot:
             log.info("reaction %s failed: %s", name, err.response.get("error"))
 
     def close(self) -> None:
+        if self.jobs is not None:
+            self.jobs.close()
         self.worker.shutdown(wait=False)
