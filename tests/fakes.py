@@ -11,6 +11,7 @@ import hashlib
 import re
 import threading
 from collections.abc import Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -130,3 +131,33 @@ class NoLibrary:
 
     def indexing(self, channel: str) -> list:
         return []
+
+
+@contextmanager
+def slack_on_pipeline(tmp_path, secret: str, **options):
+    """The real Bolt app over loopback HTTP against a FakeSlack, with the real
+    ChatService on ``gated_pipeline``; yields (fake, events, pipeline)."""
+    from types import SimpleNamespace
+
+    from adapters.service import ChatService
+    from adapters.slack import build_slack_app
+    from papertrail.settings import Settings
+    from tests.fake_slack import FakeSlack, RunningBot
+
+    fake = FakeSlack()
+    settings = Settings(data_dir=tmp_path / "data", ocr=False, max_pdf_mb=1.0)
+    pipeline = gated_pipeline(settings)
+    app = build_slack_app(
+        ChatService(pipeline),
+        bot_token=fake.token,
+        signing_secret=secret,
+        api_url=fake.api_url,
+        max_pdf_bytes=settings.max_pdf_bytes,
+        **options,
+    )
+    bot = RunningBot(app, secret)
+    try:
+        yield SimpleNamespace(fake=fake, events=bot.events, pipeline=pipeline)
+    finally:
+        bot.close()
+        fake.close()

@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import threading
 import time
-from types import SimpleNamespace
 
 import pytest
 
-from adapters.service import ChatService
-from adapters.slack import build_slack_app
-from papertrail.settings import Settings
-from tests.fake_slack import FakeSlack, RunningBot, final_messages, shown_text
-from tests.fakes import gated_pipeline
+from tests.fake_slack import FakeSlack, final_messages, shown_text
+from tests.fakes import slack_on_pipeline
 from tests.pdfs import encrypted_pdf, paper_pdf, simple_pdf
 
 SECRET = "library-signing-secret"
@@ -30,21 +26,8 @@ HARBOUR = simple_pdf(
 
 @pytest.fixture
 def slack(tmp_path):
-    fake = FakeSlack()
-    settings = Settings(data_dir=tmp_path / "data", ocr=False, max_pdf_mb=1.0)
-    pipeline = gated_pipeline(settings)
-    app = build_slack_app(
-        ChatService(pipeline),
-        bot_token=fake.token,
-        signing_secret=SECRET,
-        api_url=fake.api_url,
-        max_pdf_bytes=settings.max_pdf_bytes,
-        progress_interval=0.0,
-    )
-    bot = RunningBot(app, SECRET)
-    yield SimpleNamespace(fake=fake, events=bot.events, pipeline=pipeline)
-    bot.close()
-    fake.close()
+    with slack_on_pipeline(tmp_path, SECRET, progress_interval=0.0) as running:
+        yield running
 
 
 def downloads(fake: FakeSlack) -> int:

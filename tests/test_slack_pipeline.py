@@ -10,15 +10,11 @@ from __future__ import annotations
 
 import threading
 import time
-from types import SimpleNamespace
 
 import pytest
 
-from adapters.service import ChatService
-from adapters.slack import build_slack_app
-from papertrail.settings import Settings
-from tests.fake_slack import FakeSlack, RunningBot, final_messages, shown_text
-from tests.fakes import gated_pipeline
+from tests.fake_slack import final_messages, shown_text
+from tests.fakes import slack_on_pipeline
 from tests.pdfs import paper_pdf, simple_pdf
 
 SECRET = "pipeline-signing-secret"
@@ -26,20 +22,8 @@ SECRET = "pipeline-signing-secret"
 
 @pytest.fixture
 def slack(tmp_path):
-    fake = FakeSlack()
-    settings = Settings(data_dir=tmp_path / "data", ocr=False, max_pdf_mb=1.0)
-    pipeline = gated_pipeline(settings)
-    app = build_slack_app(
-        ChatService(pipeline),
-        bot_token=fake.token,
-        signing_secret=SECRET,
-        api_url=fake.api_url,
-        max_pdf_bytes=settings.max_pdf_bytes,
-    )
-    bot = RunningBot(app, SECRET)
-    yield SimpleNamespace(fake=fake, events=bot.events, pipeline=pipeline)
-    bot.close()
-    fake.close()
+    with slack_on_pipeline(tmp_path, SECRET) as running:
+        yield running
 
 
 def ask(slack, channel: str, text: str, files=(), thread_ts=None) -> tuple[dict, dict]:
