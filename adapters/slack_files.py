@@ -8,7 +8,8 @@ non-PDFs (so the service can say why it cannot read them); older files are
 filtered to PDFs. ``SlackDownloader.download`` fetches ``url_private_download``
 with the bot token, never sends that token to another host on a redirect,
 enforces the size limit before and during the download, and recognises the
-HTML sign-in page Slack serves when the ``files:read`` scope is missing.
+HTML sign-in page Slack serves when the ``files:read`` scope is missing (told
+apart from an HTML page uploaded as ".pdf" by asking ``files.info``).
 Posting replies is left to ``adapters/slack_reply.py``.
 """
 
@@ -23,6 +24,7 @@ from urllib.parse import urlsplit
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from adapters.replies import HISTORY_FALLBACK
 from adapters.service import Attachment
 from adapters.slack_format import explain_api_error
 from papertrail.errors import PaperTrailError
@@ -31,7 +33,7 @@ from papertrail.uploads import check_size, has_pdf_signature, looks_like_pdf, to
 
 log = logging.getLogger(__name__)
 
-HISTORY_LIMIT = 20  # channel messages searched for earlier PDFs
+HISTORY_LIMIT = HISTORY_FALLBACK  # channel messages searched for PDFs shared earlier
 THREAD_LIMIT = 200  # thread replies searched (one page of conversations.replies)
 _GONE = ("tombstone", "hidden_by_limit")  # deleted, or hidden by the free plan's limit
 
@@ -67,10 +69,13 @@ class _SameOriginAuth(urllib.request.HTTPRedirectHandler):
 class SlackDownloader:
     """Downloads Slack-hosted files with the bot token."""
 
-    def __init__(self, token: str, *, max_bytes: int, timeout: float = 60.0) -> None:
+    def __init__(
+        self, token: str, *, max_bytes: int, timeout: float = 60.0, client: WebClient | None = None
+    ) -> None:
         self._authorization = f"Bearer {token}"
         self.max_bytes = max_bytes
         self.timeout = timeout
+        self.client = client  # asks files.info whether an HTML answer means a missing scope
 
     def download(self, file: dict) -> bytes:
         """The file's bytes, checked to be a PDF; raises PaperTrailError with the fix."""
@@ -106,7 +111,8 @@ class SlackDownloader:
         if len(data) > self.max_bytes:
             raise too_large(name, None, self.max_bytes)  # cut off: the true size is unknown
         if not has_pdf_signature(data):
-            if content_type == "text/html" or data.lstrip()[:1] == b"<":
+            html_page = content_type == "text/html" or data.lstrip()[:1] == b"<"
+            if html_page and self._scope_missing(str(file.get("id", ""))):
                 raise PaperTrailError(
                     f"I could not download {name}: Slack sent a sign-in page instead of the "
                     "file, which means the app lacks the files:read scope. An admin should "
@@ -119,6 +125,20 @@ class SlackDownloader:
                 code="not_pdf",
             )
         return data
+
+    def _scope_missing(self, file_id: str) -> bool:
+        """Whether an HTML answer was Slack's sign-in page rather than the file itself.
+
+        ``files.info`` needs the same ``files:read`` scope: when it succeeds the
+        scope is there, and the upload is an HTML page named like a PDF.
+        """
+        if self.client is None or not file_id:
+            return True
+        try:
+            self.client.files_info(file=file_id)
+            return False
+        except SlackApiError as err:
+            return err.response.get("error") in ("missing_scope", "not_allowed_token_type")
 
 
 @dataclass(frozen=True)
@@ -149,7 +169,9 @@ class _Gatherer:
                 self.notes.append(note)
             return None
 
-    def add(self, files: list[dict], source: str, pdf_only: bool) -> None:
+    def add(
+        self, files: list[dict], source: str, pdf_only: bool, owner: str = "", post: str = ""
+    ) -> None:
         for file in files:
             file_id = str(file.get("id", ""))
             if not file_id or file_id in self.seen or file.get("mode") in _GONE:
@@ -170,6 +192,8 @@ class _Gatherer:
                     mimetype=str(file.get("mimetype") or ""),
                     key=file_id,
                     source=source,
+                    owner=owner,
+                    post=post,
                 )
             )
 
@@ -218,8 +242,17 @@ def gather(
             else:
                 history.append(message)
     g.add(own, "message", pdf_only=False)
-    for message in thread:
-        g.add(list(message.get("files") or []), "thread", pdf_only=True)
-    for message in history:
-        g.add(list(message.get("files") or []), "history", pdf_only=True)
+    for source, messages in (("thread", thread), ("history", history)):
+        for m in messages:
+            files = list(m.get("files") or [])
+            g.add(files, source, pdf_only=True, owner=m.get("user", ""), post=m.get("ts", ""))
+    return Found(tuple(g.out), tuple(g.notes))
+
+
+def share_attachments(
+    client: WebClient, downloader: SlackDownloader, files: list[dict], *, owner: str, post: str
+) -> Found:
+    """The PDFs among ``files`` of one post, shared by ``owner`` (for indexing on drop)."""
+    g = _Gatherer(client, downloader)
+    g.add(files, "message", pdf_only=True, owner=owner, post=post)
     return Found(tuple(g.out), tuple(g.notes))

@@ -6,8 +6,9 @@ mid-question finds that worker's progress message ("Indexing report.pdf —
 40/120 pages") still in the thread: ``retire_stale_progress`` rewrites the
 bot's unfinished progress messages into a short note first, then the answer
 follows as usual. Found statelessly with ``conversations.replies``, so nothing
-about the dead worker's messages has to be stored. Left out: the answer
-itself (``SlackBot.answer`` in ``adapters/slack.py``).
+about the dead worker's messages has to be stored. Jobs are the plain-data
+units of ``SlackBot.queue`` (answer, drop, forget, command); carrying them out
+is ``SlackBot.run`` in ``adapters/slack_events.py``.
 """
 
 from __future__ import annotations
@@ -45,17 +46,22 @@ def retire_stale_progress(client: WebClient, channel: str, thread_ts: str, bot_u
 
 
 def run_job(bot, payload: dict, done: Callable[[], None]) -> None:
-    """Answer ``payload``'s event on ``bot``'s pool (a ``SlackBot``); ``done()`` acks the job."""
-    team, event, bot_user = payload["team"], payload["event"], payload["bot_user_id"]
-    log.info("job for %s/%s", event["channel"], event["ts"])
+    """Run a ``SlackBot.queue`` job on ``bot``'s pool (a ``SlackBot``); ``done()`` acks it."""
+    job = dict(payload)
+    bot.bot_user_id = bot.bot_user_id or job.get("bot_user_id", "")  # a worker never asked
+    what = (job.get("event") or {}).get("ts") or job.get("ts") or job.get("file_id") or ""
+    log.info("job for %s/%s (%s)", job.get("channel"), what, job.get("kind"))
 
-    def job() -> None:
+    def work() -> None:
         try:
-            if payload.get("deliveries", 1) > 1:  # taken over: a dead worker's progress is stale
+            if job.get("kind") == "answer" and job.get("deliveries", 1) > 1:
+                # taken over: a dead worker's progress is stale, and so is its message
+                event = job["event"]
                 thread = event.get("thread_ts") or event["ts"]
-                retire_stale_progress(bot.client, event["channel"], thread, bot_user)
-            bot.answer(team, event, bot_user)
+                retire_stale_progress(bot.client, job["channel"], thread, bot.bot_user_id)
+                job["progress_ts"] = None
+            bot.run(job)
         finally:
             done()
 
-    bot.worker.submit((team, event["channel"]), job)
+    bot.worker.submit((job["team"], job["channel"] or "*"), work)

@@ -92,7 +92,16 @@ def build_service(
     warm_up = getattr(pipeline, "warm_up", None)
     if callable(warm_up):
         warm_up()
-    return ChatService(pipeline, cfg.settings)
+    return ChatService(pipeline, cfg.settings, complete=_llm_complete(pipeline))
+
+
+def _llm_complete(pipeline: PaperTrail):
+    """The answering LLM as a plain ``messages -> text`` call, to condense follow-ups;
+    None offline. Its failures fall back to the offline rewrite (papertrail/followup.py)."""
+    complete = getattr(getattr(pipeline, "generator", None), "_complete", None)
+    if not callable(complete):
+        return None
+    return lambda messages: complete(messages)[0]  # (text, tokens used)
 
 
 def describe_service(cfg: BotConfig) -> str:

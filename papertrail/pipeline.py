@@ -290,11 +290,8 @@ class PaperTrail:
     def documents(self, channel: str) -> list[Document]:
         return self.store.documents(channel)
 
-    def forget(self, channel: str, name_or_id: str | None = None) -> list[Document]:
-        """Remove one document (by file name or sha256 prefix) or, with None, all.
-
-        Only this channel's copy goes; the same file in another channel stays.
-        """
+    def find(self, channel: str, name_or_id: str | None = None) -> list[Document]:
+        """The documents ``forget`` would remove: one by file name or sha256 prefix, or all."""
         docs = self.store.documents(channel)
         if name_or_id is not None:
             key = name_or_id.strip()
@@ -305,6 +302,14 @@ class PaperTrail:
             ]
             if len(key) < 6:  # a short prefix of a hash is too easy to hit by accident
                 docs = [d for d in docs if d.name.lower() == key.lower()]
+        return docs
+
+    def forget(self, channel: str, name_or_id: str | None = None) -> list[Document]:
+        """Remove one document (by file name or sha256 prefix) or, with None, all.
+
+        Only this channel's copy goes; the same file in another channel stays.
+        """
+        docs = self.find(channel, name_or_id)
         for d in docs:
             self.store.delete(channel, d.doc_id)
             self.files.delete(channel, d.doc_id)
