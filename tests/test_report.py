@@ -19,7 +19,6 @@ def answer(evidence: Evidence | None) -> Answer:
         chunk=CHUNK,
         supported=True,
         reason="supported",
-        scores={"coverage": 1.0},
         evidence=evidence,
     )
     return Answer(
