@@ -28,10 +28,17 @@ TABLE_NUMBERS = 6  # a "sentence" with this many numbers is a table run: quote i
 _ROW_START = re.compile(r"(?<=[\d)%\u2014-])\s+(?=[A-Z][a-z])")  # "... 3,033 Basic earnings"
 # A run-in label: up to three words and a colon before a capitalised sentence ("Encoder: The")
 _LABEL_COLON = re.compile(r"^[A-Z][\w-]*(?: [\w&-]+){0,2}:\s+(?=[A-Z])")
-# A run-in heading without a colon: one to three capitalised words, then a word that
-# opens English sentences ("Optimizer We used", "Residual Dropout We apply")
-_OPENERS = r"We|The|This|These|Our|In|For|To|A|An|It|Each|Since|Unlike|Most|All|As"
-_LABEL_BARE = re.compile(rf"^[A-Z][a-z-]+(?: [A-Za-z][a-z-]+){{0,2}} (?=(?:{_OPENERS}) [a-z])")
+# Words that open English sentences: where a heading run into its paragraph ends
+_OPENERS = (
+    r"(?:We|The|This|These|Our|In|On|At|By|For|To|A|An|It|Each|Since|Unlike|Most|All|As"
+    r"|When|While|After|Given|If|Here|There|Although|Because|Following)\s"
+)
+# A numbered heading ("6.1 Machine Translation", "3.2.3 Applications of Attention in our
+# Model") or one to three capitalised words ("Optimizer", "Residual Dropout") before one
+_HEADING_RUN = re.compile(
+    r"^(?:\d+(?:\.\d+)*\.?\s+(?:(?:[A-Z][\w-]*|of|and|the|in|for|on|to|with|our|a)\s+){1,8}?"
+    rf"|[A-Z][a-z-]+(?: [A-Za-z][a-z-]+){{0,2}} )(?={_OPENERS}\w|[A-Z][\w-]*:\s)"
+)
 _YEARS_RUN = re.compile(r"(?:\b(?:19|20)\d\d\b[\s,]*){2,}[.:;]?$")  # ends in a row of years
 # Footnote text glued on by extraction: a marker run into its note ("dv-dimensional 4To
 # illustrate...") or a note symbol before a capital ("... data. ∗Equal contribution")
@@ -64,8 +71,8 @@ def strip_heading(sentence: str, section: str = "") -> str:
     head = normalize(section).strip()
     if head and sentence.startswith(head) and len(sentence) > len(head) + 1:
         sentence = sentence[len(head) :].lstrip(" .:-")
-    sentence = _LABEL_COLON.sub("", sentence, count=1)
-    return _LABEL_BARE.sub("", sentence, count=1)
+    sentence = _HEADING_RUN.sub("", sentence, count=1)
+    return _LABEL_COLON.sub("", sentence, count=1)
 
 
 def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
