@@ -19,15 +19,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from papertrail.finance_terms import expand, strip_instructions
-from papertrail.sentences import normalize
+from papertrail.sentences import normalize, split_sentences
 from papertrail.types import Hit
 from papertrail.words import content_words, rarity, stem
 
 MIN_LABEL_SHARE = 0.6  # rarity-weighted share of a row label's words the question must name
+NAME_WEIGHT = 0.3  # a name in the question is usually the company, not a row
 MAX_HITS = 3  # only the best-ranked excerpts: a figure far down the list is a guess
 _YEAR = re.compile(r"^(?:FY|fiscal\s?)?((?:19|20)\d\d)$", re.I)
 _CELL = re.compile(r"^\(?-?\d[\d,]*(?:\.\d+)?\)?%?$|^[\u2014\u2013-]$")  # 1,234 (56) 4.5% —
 _Q_YEAR = re.compile(r"\b(?:FY\s?|fiscal (?:year )?)?((?:19|20)\d\d)\b", re.I)
+# A figure worked out from several cells: a ratio, a change, a sum or a difference
+_COMPUTED = re.compile(
+    r"\b(?:ratio|growth|change|average|turnover|define[ds]?|minus|plus|less|margin %)\b"
+    r"|%|\bpercent|\s[+/]\s",
+    re.I,
+)
 _SCALE = re.compile(r"\bin (thousands|millions|billions)\b", re.I)
 _UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 
@@ -75,32 +82,39 @@ def table_rows(text: str, years: tuple[str, ...] = ()) -> tuple[list[Row], tuple
 def figure_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
     """(sentence, 1-based hit) stating the table figure the question asks for, or None."""
     asked = strip_instructions(question)
+    if _COMPUTED.search(asked):
+        return None  # a ratio, a change or a sum: one cell does not answer it
+    # the sentence that asks, not the instructions around it ("use the cash flow statement")
+    asked = " ".join(s for s in split_sentences(asked) if s.endswith("?")) or asked
     years_asked = {m.group(1) for m in _Q_YEAR.finditer(asked)}
     if len(years_asked) > 1:
-        return None  # two periods: a change or a comparison, which needs arithmetic
-    # words the question says count fully, words a filing may use for them half
+        return None  # two periods: a change or a comparison
+    # words the question says count fully, words a filing may use for them half, and
+    # names (capitalised inside the sentence: the company, "Walmart") little
+    names = set(_weights(" ".join(re.findall(r"(?<=[\w,] )[A-Z][\w&']*", asked))))
     wanted = {w: 0.5 for w in _weights(expand(asked))} | dict.fromkeys(_weights(asked), 1.0)
+    wanted |= {w: NAME_WEIGHT for w in names if w in wanted}
     best: tuple[float, str, int] | None = None
-    carried: dict[tuple[str, int], tuple[tuple[str, ...], str]] = {}
+    carried: dict[tuple[str, int], tuple[tuple[str, ...], str, bool]] = {}
     order = sorted(range(len(hits)), key=lambda k: (hits[k].chunk.doc_id, hits[k].chunk.index))
     for k in order:  # in document order, so headings and units carry into the next excerpt
         chunk = hits[k].chunk
-        years, unit = carried.get((chunk.doc_id, chunk.page), ((), ""))
+        years, unit, money = carried.get((chunk.doc_id, chunk.page), ((), "", False))
         rows, years = table_rows(chunk.text, years)
         unit = _unit(chunk.text, chunk.section) or unit
-        carried[(chunk.doc_id, chunk.page)] = (years, unit)
+        money = money or "$" in chunk.text  # a statement shows "$" on its first and total rows
+        carried[(chunk.doc_id, chunk.page)] = (years, unit, money)
         if k >= MAX_HITS:
             continue
         for row in rows:
-            share = _label_share(row.label, wanted)
-            if share < MIN_LABEL_SHARE:
-                continue
+            label, share = _best_label(row.label, wanted)
             col = _column(row, years_asked)
-            if col is None:
+            if share < MIN_LABEL_SHARE or col is None:
                 continue
             # a fuller label match wins, then a longer label (more specific), then rank
-            key = share + 0.01 * len(content_words(row.label)) - 0.001 * k
+            key = share + 0.01 * len(content_words(label)) - 0.001 * k
             if best is None or key > best[0]:
+                row = Row(label, row.values, row.years, row.money or money)
                 best = (key, _say(row, col, unit), k + 1)
     return (best[1], best[2]) if best else None
 
@@ -133,6 +147,19 @@ def _weights(text: str) -> dict[str, float]:
     return {stem(w): rarity(w) for w in content_words(text)}
 
 
+def _best_label(label: str, wanted: dict[str, float]) -> tuple[str, float]:
+    """The row's own label and how much of it the question names.
+
+    Text runs group headings into the label ("Current liabilities Accounts
+    payable"): each tail that starts with a capital is tried, the best kept.
+    """
+    words = label.split()
+    tails = [" ".join(words[i:]) for i, w in enumerate(words) if w[:1].isupper() or i == 0]
+    scored = [(_label_share(t, wanted), -i, t) for i, t in enumerate(tails)]
+    share, _, best = max(scored)
+    return best, share
+
+
 def _label_share(label: str, wanted: dict[str, float]) -> float:
     words = _weights(label)
     total = sum(words.values())
@@ -162,7 +189,9 @@ def _say(row: Row, col: int, unit: str) -> str:
         value = f"{'-' if negative else ''}${value}" + (f" {unit}" if unit and not per else "")
     elif negative:
         value = f"-{value}"
-    label = row.label[:1].upper() + row.label[1:]
-    head = label.lower().split(" of ")[0].split()[-1]  # "Cost of sales": the cost
+    label = row.label.capitalize() if row.label.isupper() else row.label  # "TOTAL ASSETS"
+    label = label[:1].upper() + label[1:]
+    # the noun the verb agrees with: "Cost of sales", "Net cash provided by operations"
+    head = re.split(r" (?:of|by|from|in|for|provided|used)\b", label.lower())[0].split()[-1]
     verb = "were" if head.endswith("s") and not head.endswith(("ss", "us", "is")) else "was"
     return f"{label} in {row.years[col]} {verb} {value}"

@@ -65,3 +65,19 @@ def test_the_pipeline_states_the_figure_and_the_verifier_keeps_it(tmp_path):
     answer = pt.ask("c1", "What was the gross margin in 2022?", render=False)
     assert answer.text == "Gross margin in 2022 was $582 million [1]."
     assert answer.grounded and answer.citations[0].chunk.page == 1
+
+
+def test_a_ratio_or_the_company_name_alone_gives_no_figure():
+    ratio = "What is the FY2019 inventory turnover ratio? Define it as cost of sales / inventory."
+    assert figure_answer(ratio, hits(TOP)) is None
+    named = TOP + " Amazon 1 2 3"
+    assert figure_answer("What is Amazon's dividend in 2019?", hits(named)) is None
+
+
+def test_instructions_around_the_question_do_not_pick_the_row():
+    asked = (
+        "What was the cost of sales in 2019? Answer as an analyst who reads only the total "
+        "net sales line of the statement."
+    )
+    said = figure_answer(asked, hits(TOP))
+    assert said == ("Cost of sales in 2019 was $165,536 million", 1)
