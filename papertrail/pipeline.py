@@ -232,9 +232,7 @@ class PaperTrail:
             channel, question, k=k or self.settings.top_k, doc_ids=doc_ids, mode=mode
         )
         draft = self.generator.generate(question, hits)
-        cited = [h.chunk.id for h in hits]
-        stored = self.store.chunk_vectors(channel, cited) if cited else {}
-        checked = verify_answer(draft.text, hits, embedder=self.embedder, chunk_vectors=stored)
+        checked = verify_answer(draft.text, hits, embedder=self.embedder)
         snippets = ()
         if render and checked.citations:
             snippets = tuple(self._render(channel, checked.citations))

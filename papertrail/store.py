@@ -340,6 +340,7 @@ def _chunk_meta(c: Chunk) -> dict:
         "section": c.section,
         # JSON keeps every float exactly (repr round-trips)
         "rects": json.dumps([[r.x0, r.y0, r.x1, r.y1] for r in c.rects]),
+        "lines": json.dumps(list(c.lines)),  # where each line starts in the text
     }
 
 
@@ -352,6 +353,7 @@ def _chunk(text: str, m: dict) -> Chunk:
         text=text or "",
         rects=tuple(Rect(*r) for r in json.loads(m["rects"])),
         section=m.get("section", ""),
+        lines=tuple(json.loads(m.get("lines", "[]"))),
     )
 
 

@@ -30,6 +30,14 @@ def _found(claim: str, excerpt: str) -> list[bool]:
         ("It was trained for 12 hours.", "trained for twelve hours on eight GPUs"),
         ("The encoder has N=6 layers.", "a stack of N = 6 identical layers"),
         ("Worldwide sales were $94,900 million.", "sales of $94.9 billion"),
+        ("Revenue was 450mn euros.", "Revenue EUR 450 million"),  # a glued scale suffix
+        ("Revenue was EUR 450 million.", "Revenue EUR 450mn"),
+        ("Net profit was $1.2bn.", "Net profit (in millions) 1,200"),
+        ("Revenue was Rs 3,02,16,492.", "Revenue 30,216,492"),  # Indian digit grouping
+        ("Revenue was 30,216,492 rupees.", "Revenue Rs 3,02,16,492"),
+        ("Revenue was 3.02 crore rupees.", "Revenue Rs 3,02,16,492"),
+        ("Revenue was Rs 302.16 lakh.", "Revenue (Rs in lakhs) 302.16"),
+        ("Revenue was 1,234,567.89 euros.", "Umsatz 1.234.567,89 EUR"),  # continental grouping
     ],
 )
 def test_same_figure_in_other_notation_or_unit(claim, excerpt):
@@ -50,6 +58,8 @@ def test_same_figure_in_other_notation_or_unit(claim, excerpt):
         ("It uses 2 heads.", "the two mechanisms perform similarly"),  # "two" is not evidence
         ("The rate was 0.01.", "a rate of 0.006"),  # a smaller magnitude rounded up
         ("Revenue was $12 million.", "Revenue grew 12%"),  # a percentage is not an amount
+        ("Revenue was Rs 3,02,16,492.", "Revenue 3 02 16 492"),
+        ("The ratio was 1.234.", "the ratio 1,234"),  # a lone "1.234" is a decimal
     ],
 )
 def test_changed_or_absent_figure_is_not_found(claim, excerpt):
@@ -67,6 +77,7 @@ def test_changed_or_absent_figure_is_not_found(claim, excerpt):
         ("Trained on 8 P100 GPUs with 40K sentences.", ["8"]),
         ("It costs $2019 in total.", ["2019"]),  # with a currency sign it is an amount
         ("The 4-layer model scored 91.3 F1.", ["4", "91.3"]),
+        ("Sales were 450mn; 40K users joined.", ["450"]),  # a scale suffix counts
     ],
 )
 def test_claim_figures_leave_out_years_markers_and_names(claim, expected):

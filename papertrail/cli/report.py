@@ -57,7 +57,7 @@ def _where(c: Citation) -> str:
 
 
 def _scores(c: Citation) -> str:
-    return ", ".join(f"{k} {v:.2f}" for k, v in c.scores.items()) or "—"
+    return ", ".join(f"{k} {v:.2f}" for k, v in c.scores) or "—"
 
 
 def citation_json(c: Citation) -> dict:
@@ -67,7 +67,7 @@ def citation_json(c: Citation) -> dict:
         "sentence": c.sentence,
         "supported": c.supported,
         "reason": c.reason,
-        "scores": c.scores,
+        "scores": dict(c.scores),
         "doc": c.chunk.doc_name if c.chunk else None,
         "page": c.chunk.page if c.chunk else None,
         "chunk_id": c.chunk.id if c.chunk else None,
