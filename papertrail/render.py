@@ -203,48 +203,57 @@ def _highlight(
     img: Image.Image, marked: list[Rect], context: list[Rect], clip: pymupdf.Rect, z: float
 ) -> None:
     """A faint fill on the ``context`` lines, then a strong fill on the ``marked``
-    ones (replacing the faint one where they overlap) and an outline around each run."""
+    ones (replacing the faint one where they overlap) and one outline around the
+    shape each run of them makes: a sentence ending mid-line is outlined as a
+    text selection is, not as the rectangle around its lines."""
 
-    def px(r: Rect, pad: float = 0.0) -> tuple[float, float, float, float]:
+    def px(r: list[float]) -> tuple[float, float, float, float]:
         return (
-            (r.x0 - pad - clip.x0) * z,
-            (r.y0 - pad - clip.y0) * z,
-            (r.x1 + pad - clip.x0) * z,
-            (r.y1 + pad - clip.y0) * z,
+            (r[0] - clip.x0) * z,
+            (r[1] - clip.y0) * z,
+            (r[2] - clip.x0) * z,
+            (r[3] - clip.y0) * z,
         )
 
     layer = Image.new("RGB", img.size, (255, 255, 255))
     fill = ImageDraw.Draw(layer)
     for r in context:
-        fill.rectangle(px(r), fill=CONTEXT_FILL)
+        fill.rectangle(px([r.x0, r.y0, r.x1, r.y1]), fill=CONTEXT_FILL)
     for r in marked:
-        fill.rectangle(px(r), fill=FILL)
+        fill.rectangle(px([r.x0, r.y0, r.x1, r.y1]), fill=FILL)
     img.paste(ImageChops.multiply(img, layer))
-    draw = ImageDraw.Draw(img)
     width = max(2, min(3, round(z)))  # 2-3 px: clear at any zoom, never hides the text
-    for g in _runs(marked):
-        draw.rectangle(px(g, PAD), outline=OUTLINE, width=width)
+    boxes = _closed(marked, overlap=width / z)
+    edges = Image.new("L", img.size, 0)
+    draw = ImageDraw.Draw(edges)
+    for r in boxes:  # every box's outline, then each box's inside wiped: the union's border
+        draw.rectangle(px(r), outline=255, width=width)
+    for r in boxes:
+        x0, y0, x1, y1 = px(r)
+        if x1 - x0 > 2 * width and y1 - y0 > 2 * width:
+            draw.rectangle((x0 + width, y0 + width, x1 - width, y1 - width), fill=0)
+    img.paste(OUTLINE, mask=edges)
 
 
-def _runs(rects: list[Rect]) -> list[Rect]:
-    """Merge line boxes that touch or stack closely (one paragraph, one column) into runs.
-
-    Works whichever way the lines run on the displayed page: two boxes merge
-    when the gap between them is under a line's thickness in both directions.
-    """
-    runs = list(rects)
-    while True:  # passes of greedy merging until nothing touches (usually two)
-        out: list[Rect] = []
-        for r in sorted(runs, key=lambda r: (r.y0, r.x0)):
-            for i, g in enumerate(out):
-                if _touch(g, r):
-                    out[i] = g.union(r)
-                    break
-            else:
-                out.append(r)
-        if len(out) == len(runs):
-            return out
-        runs = out
+def _closed(rects: list[Rect], overlap: float) -> list[list[float]]:
+    """The boxes padded by ``PAD``, each pair of neighbouring lines grown to overlap by
+    ``overlap`` points across the gap between them, so a run outlines as one shape."""
+    boxes = [[r.x0 - PAD, r.y0 - PAD, r.x1 + PAD, r.y1 + PAD] for r in rects]
+    for i, a in enumerate(rects):
+        for j, b in enumerate(rects):
+            if i == j or not _touch(a, b):
+                continue
+            for lo, hi in ((1, 3), (0, 2)):  # stacked lines (top to bottom), then side by side
+                across = (0, 2) if lo == 1 else (1, 3)
+                if min(boxes[i][across[1]], boxes[j][across[1]]) <= max(
+                    boxes[i][across[0]], boxes[j][across[0]]
+                ):
+                    continue  # no overlap across: not neighbours in this direction
+                if boxes[i][lo] < boxes[j][lo] and boxes[i][hi] < boxes[j][hi]:
+                    mid = (boxes[i][hi] + boxes[j][lo]) / 2
+                    boxes[i][hi] = max(boxes[i][hi], mid + overlap)
+                    boxes[j][lo] = min(boxes[j][lo], mid - overlap)
+    return boxes
 
 
 def _touch(a: Rect, b: Rect) -> bool:

@@ -54,16 +54,19 @@ def crop_origin(img: np.ndarray, marked: list[Rect]) -> tuple[float, float]:
     return u.x0 - PAD - xs.min() / ZOOM, u.y0 - PAD - ys.min() / ZOOM
 
 
-def assert_outlined_inside(img: np.ndarray, r: Rect, origin) -> None:
-    """All four sides of the outline around ``r`` are in the picture."""
+def assert_outlined_inside(img: np.ndarray, boxes: list[Rect], origin) -> None:
+    """The outline around stacked ``boxes`` is all in the picture: the top of the first,
+    the bottom of the last and the sides of each (a run is outlined as one shape)."""
     h, w = img.shape[:2]
-    x0, y0, x1, y1 = to_px(r, origin, PAD)
-    assert min(x0, y0) >= 0 and x1 <= w and y1 <= h, "evidence box outside the crop"
     mask = outline_mask(img)
-    for side in (mask[y0 : y0 + 3, x0:x1], mask[y1 - 3 : y1, x0:x1]):
-        assert side.any(axis=0).mean() > 0.95  # top and bottom edges drawn full width
-    for side in (mask[y0:y1, x0 : x0 + 3], mask[y0:y1, x1 - 3 : x1]):
-        assert side.any(axis=1).mean() > 0.95  # left and right edges full height
+    px = [to_px(r, origin, PAD) for r in boxes]
+    for x0, y0, x1, y1 in px:  # Pillow draws the far edges on pixel x1 and y1 themselves
+        assert min(x0, y0) >= 0 and x1 < w and y1 < h, "evidence box outside the crop"
+        for side in (mask[y0:y1, x0 : x0 + 3], mask[y0:y1, x1 - 2 : x1 + 1]):
+            assert side.any(axis=1).mean() > 0.7  # left and right edges drawn
+    (x0, y0, x1, _), (a0, _, a1, y1) = px[0], px[-1]
+    assert mask[y0 : y0 + 3, x0:x1].any(axis=0).mean() > 0.95  # top edge
+    assert mask[y1 - 2 : y1 + 1, a0:a1].any(axis=0).mean() > 0.95  # bottom edge
 
 
 def tint(img: np.ndarray, r: Rect, origin) -> float:
@@ -80,7 +83,7 @@ def test_evidence_lines_stand_out_from_the_rest_of_the_chunk():
     marked = list(chunk.rects[2:4])
     img = render(data, chunk, marked)
     origin = crop_origin(img, marked)
-    assert_outlined_inside(img, union(marked), origin)
+    assert_outlined_inside(img, marked, origin)
     ys, xs = np.nonzero(outline_mask(img))
     top, bottom = to_px(union(marked), origin, PAD)[1], to_px(union(marked), origin, PAD)[3]
     assert ys.min() >= top - 1 and ys.max() <= bottom + 1  # only the evidence is outlined
@@ -98,7 +101,7 @@ def test_the_crop_is_centred_on_the_evidence():
     marked = [chunk.rects[-1]]  # the chunk's last line: the crop must not cut it off
     img = render(data, chunk, marked)
     origin = crop_origin(img, marked)
-    assert_outlined_inside(img, marked[0], origin)
+    assert_outlined_inside(img, marked, origin)
     x0, y0, x1, y1 = to_px(marked[0], origin, PAD)
     above, below = y0, img.shape[0] - y1
     assert abs(above - below) <= 4 or below < above  # centred, unless the page ends first
@@ -117,7 +120,25 @@ def test_a_table_figure_marks_its_row_and_its_column_header():
     img = render(data, chunk, [header, row])
     origin = crop_origin(img, [header, row])
     for r in (header, row):
-        assert_outlined_inside(img, r, origin)
+        assert_outlined_inside(img, [r], origin)
     between = [r for r in chunk.rects if header.y1 < r.y0 and r.y1 < row.y0]
     assert between
     assert all(tint(img, r, origin) < tint(img, row, origin) / 2 for r in between)
+
+
+def test_a_sentence_ending_mid_line_is_outlined_as_a_selection_not_a_box():
+    data = long_paragraph()
+    chunk = next(c for c in chunks_of(data) if len(c.rects) >= 6)
+    a, b, c = chunk.rects[1:4]
+    mid = (a.x0 + a.x1) / 2
+    marked = [Rect(mid, a.y0, a.x1, a.y1), b, Rect(c.x0, c.y0, mid, c.y1)]
+    img = render(data, chunk, marked)
+    origin = crop_origin(img, marked)
+    assert_outlined_inside(img, marked, origin)
+    mask = outline_mask(img)
+    x0, y0, _, _ = to_px(a, origin, PAD)
+    xm = to_px(marked[0], origin, PAD)[0]
+    assert not mask[y0 : y0 + 3, x0 + 4 : xm - 4].any()  # no edge over the line's first half
+    _, _, x1, y1 = to_px(c, origin, PAD)
+    xm = to_px(marked[2], origin, PAD)[2]
+    assert not mask[y1 - 2 : y1 + 1, xm + 4 : x1 - 4].any()  # nor under the last line's rest
