@@ -61,7 +61,8 @@ def quotable(chunk: Chunk) -> list[Quote]:
     for i, s in enumerate(sentences):
         bare = strip_heading(s, chunk.section)
         opens = i == 0 and bare == s and chunk.index > 0
-        for piece in candidate_sentences(bare, alone=len(sentences) == 1):
+        # a heading taken off the excerpt's only sentence leaves a label, not a notice
+        for piece in candidate_sentences(bare, alone=len(sentences) == 1 and bare == s):
             out.append(Quote(piece, opens and not out))
     return out
 
@@ -100,8 +101,17 @@ def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
     return [
         s
         for s in out
-        if word_count(s) >= MIN_WORDS and not s[0].islower() and not _YEARS_RUN.search(s)
+        if word_count(s) >= MIN_WORDS
+        and not s[0].islower()
+        and not _YEARS_RUN.search(s)
+        and not _title_only(s)
     ]
+
+
+def _title_only(text: str) -> bool:
+    """A heading or a table's heading row: every word capitalised, no closing stop."""
+    words = [w for w in text.split() if w[:1].isalpha()]
+    return bool(words) and all(w[0].isupper() for w in words) and text[-1] not in ".!?"
 
 
 def word_count(text: str) -> int:

@@ -53,3 +53,14 @@ def test_offline_answers_do_not_quote_the_heading(tmp_path):
     pt.ingest("c1", "paper.pdf", pdfs.paper_pdf())
     answer = pt.ask("c1", "How many identical layers is the encoder composed of?", render=False)
     assert answer.text.startswith("The encoder is composed of a stack of N = 6 identical layers")
+
+
+def test_a_table_heading_row_is_not_an_answer_even_when_alone():
+    region = "Planning Service Southern Region"
+    c = chunk(f"{region} EPS Market Name Code", region)
+    assert quotable(c) == []
+    title = chunk("Northwind Tidal Cooperative Annual Report 2025")
+    assert [q.text for q in quotable(title)] == [title.text]  # a title page says what it is
+    assert candidate_sentences("Net Sales By Region And Year. The Board Met Twice In May") == [
+        "Net Sales By Region And Year."
+    ]
