@@ -32,12 +32,13 @@ from adapters.discord_slash import add_slash_commands
 from adapters.service import Attachment, ChatService, Mention, Reply
 from papertrail.errors import PaperTrailError
 from papertrail.names import safe_filename
+from papertrail.uploads import DEFAULT_MAX_PDF_BYTES, check_size, looks_like_pdf, too_large
 
 log = logging.getLogger(__name__)
 
 HISTORY_LIMIT = 20  # earlier channel messages searched for PDFs
 PROGRESS_INTERVAL = 1.0  # seconds between edits of the progress message (edit rate limits)
-MAX_DOWNLOAD_BYTES = 50_000_000  # default cap, the same as PAPERTRAIL_MAX_PDF_MB
+MAX_DOWNLOAD_BYTES = DEFAULT_MAX_PDF_BYTES  # default cap, the same as PAPERTRAIL_MAX_PDF_MB
 DOWNLOAD_TIMEOUT = 60.0  # seconds for one attachment download
 WORKER_THREADS = 32  # questions handled at once; ChatService itself bounds indexing
 FAILURE = (
@@ -278,12 +279,7 @@ class PaperTrailClient(discord.Client):
 
 def download(url: str, name: str, size: int | None, limit: int) -> bytes:
     """Fetch an attachment from Discord's CDN (signed URLs need no token)."""
-    if size is not None and size > limit:
-        raise PaperTrailError(
-            f"{name} is {size / 1e6:.1f} MB; the limit is {limit / 1e6:g} MB. "
-            "Upload a smaller PDF or split it.",
-            code="too_large",
-        )
+    check_size(name, size, limit)
     request = urllib.request.Request(url, headers={"User-Agent": "PaperTrail (Discord bot)"})
     try:
         with urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT) as response:
@@ -295,17 +291,9 @@ def download(url: str, name: str, size: int | None, limit: int) -> bytes:
             code="download",
         ) from e
     if len(data) > limit:
-        raise PaperTrailError(
-            f"{name} is larger than {limit / 1e6:g} MB. Upload a smaller PDF or split it.",
-            code="too_large",
-        )
+        raise too_large(name, None, limit)  # cut off: the true size is unknown
     return data
 
 
 def _pdfs(message: discord.Message) -> list[discord.Attachment]:
-    def is_pdf(a: discord.Attachment) -> bool:
-        return a.filename.lower().endswith(".pdf") or (a.content_type or "").startswith(
-            "application/pdf"
-        )
-
-    return [a for a in message.attachments if is_pdf(a)]
+    return [a for a in message.attachments if looks_like_pdf(a.filename, a.content_type or "")]

@@ -22,6 +22,7 @@ from papertrail.names import safe_filename
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
 from papertrail.types import Document
+from papertrail.uploads import check_size, looks_like_pdf
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ class Attachment:
 
     @property
     def looks_like_pdf(self) -> bool:
-        return self.name.lower().endswith(".pdf") or self.mimetype == "application/pdf"
+        return looks_like_pdf(self.name, self.mimetype)
 
 
 @dataclass(frozen=True)
@@ -186,13 +187,7 @@ class ChatService:
             for d in self.pipeline.documents(channel):
                 if d.doc_id == self._known[key]:
                     return d, []
-        limit = self.settings.max_pdf_bytes
-        if att.size is not None and att.size > limit:
-            raise PaperTrailError(
-                f"{name} is {att.size / 1e6:.1f} MB; the limit is {limit / 1e6:g} MB "
-                "(PAPERTRAIL_MAX_PDF_MB). Upload a smaller PDF or split it.",
-                code="too_large",
-            )
+        check_size(name, att.size, self.settings.max_pdf_bytes)
         data = att.fetch()
         last = 0.0
 

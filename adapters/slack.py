@@ -35,6 +35,7 @@ from adapters.service import ChatService, Mention, Reply
 from adapters.slack_files import HISTORY_LIMIT, SlackDownloader, gather
 from adapters.slack_reply import ThreadResponder
 from papertrail.errors import PaperTrailError
+from papertrail.uploads import DEFAULT_MAX_PDF_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +176,7 @@ def build_slack_app(
     bot_token: str,
     signing_secret: str | None = None,
     api_url: str | None = None,
-    max_pdf_bytes: int = 50_000_000,
+    max_pdf_bytes: int = DEFAULT_MAX_PDF_BYTES,
     workers: int = 8,  # threads; a channel uses at most one, the service bounds indexing
     history_limit: int = HISTORY_LIMIT,
     progress_interval: float = 1.0,

@@ -27,22 +27,18 @@ from adapters.service import Attachment
 from adapters.slack_format import explain_api_error
 from papertrail.errors import PaperTrailError
 from papertrail.names import safe_filename
+from papertrail.uploads import check_size, has_pdf_signature, looks_like_pdf, too_large
 
 log = logging.getLogger(__name__)
 
 HISTORY_LIMIT = 20  # channel messages searched for earlier PDFs
 THREAD_LIMIT = 200  # thread replies searched (one page of conversations.replies)
 _GONE = ("tombstone", "hidden_by_limit")  # deleted, or hidden by the free plan's limit
-SIGNATURE_WINDOW = 1024  # the PDF spec allows junk before "%PDF" within the first KiB
 
 
 def is_pdf(file: dict) -> bool:
     name = str(file.get("name") or file.get("title") or "").lower()
-    return (
-        file.get("filetype") == "pdf"
-        or file.get("mimetype") == "application/pdf"
-        or name.endswith(".pdf")
-    )
+    return file.get("filetype") == "pdf" or looks_like_pdf(name, file.get("mimetype") or "")
 
 
 def _origin(url: str) -> tuple[str, str]:
@@ -76,20 +72,12 @@ class SlackDownloader:
         self.max_bytes = max_bytes
         self.timeout = timeout
 
-    def _too_large(self, name: str, size: int) -> PaperTrailError:
-        return PaperTrailError(
-            f"{name} is {size / 1e6:.1f} MB, above the {self.max_bytes / 1e6:.0f} MB limit. "
-            "Split the PDF or ask an admin to raise PAPERTRAIL_MAX_PDF_MB.",
-            code="too_large",
-        )
-
     def download(self, file: dict) -> bytes:
         """The file's bytes, checked to be a PDF; raises PaperTrailError with the fix."""
         raw = file.get("name") or file.get("title")  # the uploader's: shown only sanitised
         name = safe_filename(str(raw), suffix="") if raw else "the file"
         size = file.get("size")
-        if isinstance(size, int) and size > self.max_bytes:
-            raise self._too_large(name, size)
+        check_size(name, size if isinstance(size, int) else None, self.max_bytes)
         url = file.get("url_private_download") or file.get("url_private")
         if not url:
             raise PaperTrailError(
@@ -116,8 +104,8 @@ class SlackDownloader:
                 code="download",
             ) from None
         if len(data) > self.max_bytes:
-            raise self._too_large(name, len(data))
-        if b"%PDF" not in data[:SIGNATURE_WINDOW]:
+            raise too_large(name, None, self.max_bytes)  # cut off: the true size is unknown
+        if not has_pdf_signature(data):
             if content_type == "text/html" or data.lstrip()[:1] == b"<":
                 raise PaperTrailError(
                     f"I could not download {name}: Slack sent a sign-in page instead of the "

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import re
 import signal
 import sys
@@ -25,6 +24,7 @@ from bot.config import BotConfig, load_config, require, slack_mode
 from bot.health import health_payload, serve_health
 from bot.logs import redact, setup_logging
 from papertrail.errors import PaperTrailError
+from papertrail.offline import offline_env
 
 log = logging.getLogger("bot")
 
@@ -82,7 +82,7 @@ def main(
     except PaperTrailError as exc:
         return _fail(exc)
 
-    _offline_defaults(cfg)
+    offline_env()
     default_level = "WARNING" if args.mode == "local" else "INFO"
     setup_logging(cfg.log_level or default_level, cfg.secrets())
     previous = _on_sigterm_interrupt()
@@ -180,17 +180,6 @@ def platform_error(exc: BaseException) -> PaperTrailError | None:
             code="config",
         )
     return None
-
-
-def _offline_defaults(cfg: BotConfig) -> None:
-    """No telemetry, and no model-hub calls when the bundled model is used."""
-    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")  # Chroma
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # no fork warnings from threads
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # tqdm bars garble the logs
-    if not cfg.settings.embedding_model:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
 def _fail(exc: PaperTrailError) -> int:

@@ -11,14 +11,13 @@ platforms is left to ``bot/__main__.py``.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dotenv import dotenv_values
-
+from papertrail.envvars import describe as describe_fields
+from papertrail.envvars import env_field, env_fields, environment, read_env
 from papertrail.errors import PaperTrailError
 from papertrail.settings import Settings
 
@@ -27,11 +26,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _DISCORD_TOKEN = re.compile(r"^[\w-]+\.[\w-]+\.[\w-]+$")  # id.timestamp.hmac, base64url parts
 
 
-def _f(default, env: str, help: str, *, secret: bool = False):
-    # repr=False keeps secrets out of reprs, tracebacks with locals and debug logs
-    return field(
-        default=default, repr=not secret, metadata={"env": env, "help": help, "secret": secret}
-    )
+_f = env_field
 
 
 @dataclass(frozen=True)
@@ -87,12 +82,12 @@ class BotConfig:
 
 
 def _platform_fields() -> list[dataclasses.Field]:
-    return [f for f in dataclasses.fields(BotConfig) if "env" in f.metadata]
+    return env_fields(BotConfig)
 
 
 def describe() -> list[tuple[str, str, str]]:
     """(env var, default, help) for every bot variable: for ``.env.example`` and the README."""
-    return [(f.metadata["env"], str(f.default), f.metadata["help"]) for f in _platform_fields()]
+    return describe_fields(BotConfig)
 
 
 def load_config(
@@ -103,16 +98,9 @@ def load_config(
     A variable set in the environment, even to an empty string, wins over the
     file; ``dotenv_path=None`` or a missing file reads the environment only.
     """
-    merged: dict[str, str] = {}
-    if dotenv_path and os.path.isfile(dotenv_path):
-        merged.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
-    merged.update(os.environ if env is None else env)
-    values: dict[str, object] = {"settings": Settings.from_env(merged)}
-    for f in _platform_fields():
-        raw = merged.get(f.metadata["env"], "").strip()
-        if raw:
-            values[f.name] = _parse(f, raw)
-    return BotConfig(**values)
+    merged = environment(env, dotenv_path)
+    values = read_env(BotConfig, merged, _parse)
+    return BotConfig(settings=Settings.from_env(merged), **values)
 
 
 def _parse(f: dataclasses.Field, raw: str):

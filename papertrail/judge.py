@@ -36,6 +36,7 @@ MIN_AGREEMENT = 0.95  # coverage + best cosine, for claims not pinned by figures
 WORDS_ONLY_COVERAGE = 0.6  # without an embedder, words alone must cover this much
 SPECIFIC_DIGITS = 2  # found figures with this many significant digits in all pin a claim
 ANSWER_COVERAGE = 0.8  # the answer part of a restated question must be found this fully
+ANSWER_WEIGHT = 4.0  # ... and weigh this much without a figure or name (one rare word, two common)
 SIM_SPANS = 2  # the lexically best spans whose meaning is compared with the claim
 
 
@@ -112,6 +113,10 @@ def _share(c: _Claim, keys: set[str], numbers) -> tuple[float, list[str], list[s
     return (got / total if total else 1.0), missing, figs
 
 
+def _weight(c: _Claim) -> float:
+    return sum(rarity(w) for w in set(c.words) if is_content(w))
+
+
 def coverage(claim: str, chunk_text: str, context: str = "") -> tuple[float, list[str]]:
     """Rarity-weighted share of the claim's content words and figures found in the excerpt.
 
@@ -135,6 +140,8 @@ def read(claim: str, chunk_text: str, context: str = "") -> Reading:
     """
     full, (framing, answer) = _parse(claim), answer_part(claim)
     short = _parse(answer) if framing else None
+    if short is not None and not (short.figures or short.names or _weight(short) >= ANSWER_WEIGHT):
+        short = None  # "... is blue": too common an answer to tie the claim to this excerpt
     ctx = word_keys(context) if context else set()
     numbers = excerpt_numbers(chunk_text)  # figures may sit in other rows of a table
     scored = []

@@ -22,11 +22,11 @@ from papertrail.embed import Warmup
 from papertrail.errors import PaperTrailError
 from papertrail.extractive import ExtractiveGenerator
 from papertrail.pdf import read_pdf
-from papertrail.protocols import Embedder, Generator
+from papertrail.protocols import Embedder, Generator, Store
 from papertrail.render import render_citations
 from papertrail.retrieve import Retriever
 from papertrail.settings import Settings
-from papertrail.store import ChromaStore, open_store
+from papertrail.store import open_store
 from papertrail.types import Answer, Citation, Document, Snippet
 from papertrail.verify import verify_answer
 
@@ -53,7 +53,7 @@ class PaperTrail:
         settings: Settings,
         *,
         embedder: Embedder,
-        store: ChromaStore,
+        store: Store,
         generator: Generator | None = None,
         ocr=None,
     ) -> None:

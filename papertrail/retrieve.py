@@ -36,8 +36,7 @@ import numpy as np
 
 from papertrail import finance_terms, words
 from papertrail.errors import PaperTrailError
-from papertrail.protocols import Embedder
-from papertrail.store import ChromaStore
+from papertrail.protocols import Embedder, Store
 from papertrail.types import Chunk, Hit
 
 MODES = ("hybrid", "dense", "bm25")
@@ -82,7 +81,7 @@ class Retriever:
 
     def __init__(
         self,
-        store: ChromaStore,
+        store: Store,
         embedder: Embedder,
         *,
         candidates: int = 50,
@@ -214,7 +213,7 @@ class Retriever:
             return index
 
 
-def _build(store: ChromaStore, channel: str, key, old: _Index | None) -> _Index:
+def _build(store: Store, channel: str, key, old: _Index | None) -> _Index:
     """BM25 over the documents in ``key``, fetching and tokenising only new ones."""
     docs = {}
     for doc_key in key:

@@ -34,9 +34,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-OFFLINE = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ORT_DISABLE_TELEMETRY": "1"}
-for key, value in {**OFFLINE, "ANONYMIZED_TELEMETRY": "False"}.items():
-    os.environ.setdefault(key, value)
+from papertrail.offline import offline_env  # noqa: E402
+
+offline_env()
 
 import pymupdf  # noqa: E402
 

@@ -75,6 +75,9 @@ def test_a_restated_question_is_judged_on_its_answer():
     assert judge(claim, excerpt).supported
     wrong = "The email address of the sales contact in this document is bob.ray@acme-tools.com."
     assert not judge(wrong, excerpt).supported
+    # an everyday answer does not tie a restated question to an excerpt on its own
+    colour = "The colour of the logo in this brochure is blue."
+    assert read(colour, "The sky over the harbour was blue all week.").cov < 0.8
     # without the pointer at the document it is an ordinary claim: all its words count
     plain = "The email address of the sales contact is ann.lee@acme-tools.com."
     assert read(plain, excerpt).cov < read(claim, excerpt).cov == 1.0

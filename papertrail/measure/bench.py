@@ -71,7 +71,7 @@ def bench_ingest(settings: Settings, pdf: Path) -> None:
         print(f"re-ingest: {ms:.1f} ms, {embedder.count - before} embeddings, new={again.new}")
 
 
-def bench_queries(settings: Settings, folder: Path, n: int) -> None:
+def bench_queries(settings: Settings, folder: Path, n: int, on_progress=None) -> None:
     cache = Path(os.environ.get("PAPERTRAIL_EVAL_DIR", "eval-cache")).resolve()
     embedder = CachingEmbedder(get_embedder(settings), cache / "embeddings.sqlite")
     pt = _pipeline(settings, cache / "bench-index", embedder)
@@ -103,6 +103,8 @@ def bench_queries(settings: Settings, folder: Path, n: int) -> None:
         for name, a, b in zip(stages, t, t[1:], strict=False):
             stages[name].append((b - a) * 1000)
         totals.append((t[-1] - t[0]) * 1000)
+        if on_progress is not None:  # (done, total), after the clock stopped
+            on_progress(len(totals), len(questions))
     print(f"query latency over {len(questions)} questions (ms):")
     for name, values in [*stages.items(), ("total", totals)]:
         print(f"  {name:<8} p50 {_pct(values, 50):7.1f}   p95 {_pct(values, 95):7.1f}")
@@ -151,9 +153,9 @@ def _child_ingest(pdf: Path) -> None:
     )
 
 
-def run_bench(args, settings: Settings) -> int:
+def run_bench(args, settings: Settings, on_progress=None) -> int:
     bench_ingest(settings, args.pdf)
     if args.channel_folder:
-        bench_queries(settings, args.channel_folder, args.queries)
+        bench_queries(settings, args.channel_folder, args.queries, on_progress)
     bench_peak(args.pdf)
     return 0

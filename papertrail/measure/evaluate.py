@@ -169,8 +169,13 @@ def answer_record(pt: PaperTrail, item: Item, channel: str) -> dict:
     }
 
 
-def run_eval(args, settings: Settings, *, pipeline: PaperTrail | None = None) -> int:
-    """Run the evaluation ``args`` describe; ``pipeline`` replaces the cached real one."""
+def run_eval(
+    args, settings: Settings, *, pipeline: PaperTrail | None = None, on_progress=None
+) -> int:
+    """Run the evaluation ``args`` describe; ``pipeline`` replaces the cached real one.
+
+    ``on_progress(done, total)``, if given, is called as each question is scored.
+    """
     items = load_items(args.data)[: args.limit or None]
     if not items:
         raise PaperTrailError(f"{args.data} holds no questions.", code="eval")
@@ -216,6 +221,8 @@ def run_eval(args, settings: Settings, *, pipeline: PaperTrail | None = None) ->
     with ThreadPoolExecutor(workers) as pool:
         for rec in pool.map(one, items):
             records.append(rec)
+            if on_progress is not None:
+                on_progress(len(records), len(items))
 
     metrics = summarise(records, multi_doc)
     table = {"ours (hybrid)": metrics}
