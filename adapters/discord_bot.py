@@ -28,6 +28,7 @@ import yarl
 
 from adapters.discord_format import Outgoing, render_reply
 from adapters.discord_reply import NO_MENTIONS, InteractionSink, MessageSink, ProgressMessage
+from adapters.discord_shards import client_class
 from adapters.discord_slash import add_slash_commands
 from adapters.service import Attachment, ChatService, Mention, Reply
 from papertrail.errors import PaperTrailError
@@ -89,7 +90,8 @@ def build_client(
     if intents is None:
         intents = discord.Intents.default()
         intents.message_content = True  # privileged: also enable it in the developer portal
-    return PaperTrailClient(
+    client_type = client_class(PaperTrailClient, options)  # DISCORD_SHARD_COUNT: sharded
+    return client_type(
         service,
         intents=intents,
         history_limit=history_limit,

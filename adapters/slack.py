@@ -10,8 +10,9 @@ PDF in one channel holds one worker and never delays another channel. The job
 gathers the PDFs (``slack_files``), calls ``ChatService.handle`` and writes the
 thread (``slack_reply``). ``run_http`` serves ``/slack/events`` (signed
 requests) and ``/healthz``; ``run_socket_mode`` needs an ``xapp-`` token.
-Left out: OAuth/multi-workspace installs and sharing the seen-set between
-processes (see ``adapters/dedup.py``).
+With ``jobs`` (multi-worker mode) the queued work goes to a Redis stream
+instead, which every instance consumes (``adapters/jobs.py``), and ``seen``
+is shared through Redis. Left out: OAuth/multi-workspace installs.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from adapters.dedup import SeenSet
 from adapters.service import ChatService, Mention, Reply
 from adapters.slack_files import HISTORY_LIMIT, SlackDownloader, gather
+from adapters.slack_jobs import run_job
 from adapters.slack_reply import ThreadResponder
 from papertrail.errors import PaperTrailError
 from papertrail.uploads import DEFAULT_MAX_PDF_BYTES
@@ -108,7 +110,9 @@ class SlackBot:
         history_limit: int,
         progress_interval: float,
         signing_secret: str | None,
+        jobs=None,  # multi-worker mode: an ``adapters.jobs.RedisJobs``
     ) -> None:
+        self.jobs = jobs
         self.service = service
         self.client = client
         self.downloader = downloader
@@ -133,6 +137,9 @@ class SlackBot:
         team = body.get("team_id") or event.get("team") or ""
         if not self.seen.first((team, channel, ts)):
             log.info("duplicate delivery of %s/%s ignored", channel, ts)
+            return
+        if self.jobs is not None:  # acked: a job any worker runs, taken over if this one dies
+            self.jobs.put({"team": team, "event": event, "bot_user_id": bot_user_id})
             return
         self.worker.submit((team, channel), lambda: self.answer(team, event, bot_user_id))
 
@@ -167,6 +174,8 @@ class SlackBot:
         responder.finish(reply)
 
     def close(self) -> None:
+        if self.jobs is not None:
+            self.jobs.close()
         self.worker.shutdown(wait=False)
 
 
@@ -182,11 +191,13 @@ def build_slack_app(
     progress_interval: float = 1.0,
     seen: SeenSet | None = None,
     download_timeout: float = 60.0,
+    jobs=None,
 ) -> App:
     """A Bolt app answering mentions with ``service``; calls ``auth.test`` at once.
 
     ``api_url`` (``SLACK_API_URL``) points the Web API elsewhere, e.g. a test
-    server. Pass a shared ``seen`` when several apps must not answer twice.
+    server. Pass a shared ``seen`` when several apps must not answer twice, and
+    ``jobs`` (``adapters/jobs.py``) so that a dead worker's questions are taken over.
     """
     kwargs = {}
     if api_url:
@@ -206,7 +217,10 @@ def build_slack_app(
         history_limit=history_limit,
         progress_interval=progress_interval,
         signing_secret=signing_secret,
+        jobs=jobs,
     )
+    if jobs is not None:
+        jobs.start(lambda payload, done: run_job(bot, payload, done))
 
     @app.event("app_mention")
     def on_app_mention(body, event, context):

@@ -4,7 +4,9 @@ Everything is per channel and synchronous; callers on an event loop run it in
 a thread, and callers that serve many channels serialise work per channel
 (``adapters/service.py``). The pieces are passed in, so tests build a
 ``PaperTrail`` from small fakes and ``from_settings`` builds the real one.
-It leaves out scheduling, chat formatting and platform I/O.
+With ``leases`` (multi-worker mode) one worker indexes a file while the others
+wait for it; with a Chroma server the PDFs for page images are shared
+(``pdf_files.py``). It leaves out scheduling, chat formatting and platform I/O.
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from papertrail.blobs import Blobs, ChromaBlobs
 from papertrail.chunking import chunk_blocks
+from papertrail.coord import Leases, acquire_or_wait
 from papertrail.embed import Warmup
 from papertrail.errors import PaperTrailError
 from papertrail.extractive import ExtractiveGenerator
 from papertrail.pdf import read_pdf
+from papertrail.pdf_files import PdfFiles
 from papertrail.protocols import Embedder, Generator, Store
 from papertrail.render import render_citations
 from papertrail.retrieve import Retriever
@@ -34,6 +39,7 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]  # (pages done, pages total)
 EMBED_BATCH = 256  # chunks per embedding call: fills the embedder's workers; progress per call
+LEASE_TTL = 30.0  # seconds an indexing lease outlives its holder: how soon a crash is taken over
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,8 @@ class PaperTrail:
         store: Store,
         generator: Generator | None = None,
         ocr=None,
+        leases: Leases | None = None,
+        blobs: Blobs | None = None,
     ) -> None:
         self.settings = settings
         self.embedder = embedder
@@ -63,12 +71,17 @@ class PaperTrail:
         self.generator = generator or ExtractiveGenerator(embedder)
         self.ocr = ocr
         self.retriever = Retriever(store, embedder)
-        self.files = Path(settings.data_dir) / "files"
+        self.files = PdfFiles(Path(settings.data_dir) / "files", shared=blobs)
         self.embed_batch = EMBED_BATCH
+        self.leases = leases  # multi-worker mode (bot/wiring.py): one worker indexes a file
+        self.lease_ttl = LEASE_TTL
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> PaperTrail:
-        """The production wiring: bundled model, Chroma, Groq or offline answers, OCR."""
+    def from_settings(cls, settings: Settings, **shared) -> PaperTrail:
+        """The production wiring: bundled model, Chroma, Groq or offline answers, OCR.
+
+        ``shared`` passes multi-worker seams (``leases``, ``budget``) from bot/wiring.py.
+        """
         from papertrail.embed import get_embedder
         from papertrail.embed_cache import MemoEmbedder
         from papertrail.llm import get_generator
@@ -89,8 +102,10 @@ class PaperTrail:
             settings,
             embedder=embedder,
             store=store,
-            generator=get_generator(settings, fallback=extractive),
+            generator=get_generator(settings, fallback=extractive, budget=shared.get("budget")),
             ocr=ocr,
+            leases=shared.get("leases"),
+            blobs=ChromaBlobs(store.client) if settings.chroma_host else None,
         )
 
     def warm_up(self) -> None:
@@ -116,6 +131,27 @@ class PaperTrail:
         """
         start = time.perf_counter()
         doc_id = hashlib.sha256(data).hexdigest()
+        if self.leases is None:
+            return self._ingest(channel, name, data, doc_id, start, password, progress, None)
+        got = acquire_or_wait(
+            self.leases,
+            f"index:{channel}:{doc_id}",
+            self.lease_ttl,
+            lambda: self._ready(channel, doc_id),
+            timeout=self.settings.max_index_seconds,
+        )
+        if isinstance(got, Document):  # another worker indexed it while we waited
+            return IngestResult(got, new=False, embedded=0)
+        try:
+            return self._ingest(channel, name, data, doc_id, start, password, progress, got)
+        finally:
+            got.release()
+
+    def _ready(self, channel: str, doc_id: str) -> Document | None:
+        known = self.store.get_document(channel, doc_id)
+        return known if known is not None and known.status == "ready" else None
+
+    def _ingest(self, channel, name, data, doc_id, start, password, progress, lease):
         known = self.store.get_document(channel, doc_id)
         if known is not None and known.status == "ready":
             return IngestResult(known, new=False, embedded=0)
@@ -162,7 +198,7 @@ class PaperTrail:
         self.store.begin(doc)
         embed_s = store_s = 0.0
         try:
-            self._save_pdf(channel, doc_id, data, password)
+            self.files.save(channel, doc_id, data, password)
             for i in range(0, len(chunks), self.embed_batch):
                 if time.perf_counter() - start > self.settings.max_index_seconds:
                     raise PaperTrailError(
@@ -171,6 +207,8 @@ class PaperTrail:
                         "(PAPERTRAIL_MAX_INDEX_SECONDS). Split the PDF or raise the limit.",
                         code="timeout",
                     )
+                if lease is not None:
+                    lease.check()  # stalled past the lease: another worker is indexing it
                 batch = chunks[i : i + self.embed_batch]
                 t0 = time.perf_counter()
                 vectors = self.embedder.embed([c.text for c in batch])
@@ -184,8 +222,9 @@ class PaperTrail:
             doc = self.store.commit(doc)
             store_s += time.perf_counter() - t0
         except BaseException:
-            self.store.delete(channel, doc_id)
-            self._pdf_path(channel, doc_id).unlink(missing_ok=True)
+            if lease is None or not lease.lost:  # a lost lease's work is someone else's now
+                self.store.delete(channel, doc_id)
+                self.files.delete(channel, doc_id)
             raise
         try:
             self.retriever.warm(channel)  # build the BM25 index now, not on the first question
@@ -269,26 +308,8 @@ class PaperTrail:
                 docs = [d for d in docs if d.name.lower() == key.lower()]
         for d in docs:
             self.store.delete(channel, d.doc_id)
-            self._pdf_path(channel, d.doc_id).unlink(missing_ok=True)
+            self.files.delete(channel, d.doc_id)
         return docs
-
-    # -- files kept for rendering -----------------------------------------
-
-    def _pdf_path(self, channel: str, doc_id: str) -> Path:
-        key = hashlib.sha256(channel.encode()).hexdigest()[:24]
-        return self.files / key / f"{doc_id}.pdf"
-
-    def _save_pdf(self, channel: str, doc_id: str, data: bytes, password: str | None) -> None:
-        if password:  # keep a decrypted copy so snippets render without the password
-            from papertrail.pdf import open_document
-
-            with open_document(data, password=password) as doc:
-                data = doc.tobytes(encryption=1)  # PDF_ENCRYPT_NONE
-        path = self._pdf_path(channel, doc_id)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(data)
-        tmp.replace(path)
 
     def render_later(self, channel: str, citations: Sequence[Citation]) -> Future[list[Snippet]]:
         """Render the snippets of ``citations`` on a background thread.
@@ -300,13 +321,12 @@ class PaperTrail:
         return _RENDERER.submit(self._render, channel, tuple(citations))
 
     def _render(self, channel: str, citations: Sequence[Citation]) -> list[Snippet]:
-        def pdf(doc_id: str) -> bytes | None:
-            path = self._pdf_path(channel, doc_id)
-            return path.read_bytes() if path.exists() else None
-
         settings = self.settings
         return render_citations(
-            citations, pdf, zoom=settings.render_zoom, max_width=settings.max_image_width
+            citations,
+            lambda doc_id: self.files.load(channel, doc_id),
+            zoom=settings.render_zoom,
+            max_width=settings.max_image_width,
         )
 
 

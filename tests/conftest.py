@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from papertrail.offline import offline_env
+from tests.services import chroma_server, redis_client, redis_server  # noqa: F401 (fixtures)
 
 offline_env()
 
