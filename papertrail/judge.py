@@ -158,6 +158,15 @@ def read(claim: str, chunk_text: str, context: str = "") -> Reading:
         pinned = sum(figure_in(f, here) for f in full.figures)
         scored.append(((cov, pinned, -len(span.text)), span, cov, missing, figs))
     scored.sort(key=lambda s: s[0], reverse=True)
+    if ctx:  # the heading counts for every span: among equals, the span that says it wins
+        tied = [s for s in scored if s[0][:2] == scored[0][0][:2]]
+
+        def own(s) -> tuple[float, int]:
+            keys = set().union(*(k for a, b, k in unit_keys if s[1].start <= a and b <= s[1].end))
+            return _share(full, keys, numbers)[0], s[0][2]
+
+        scored.remove(top := max(tied, key=own))
+        scored.insert(0, top)
     _, best, cov, missing, figs = scored[0]
     rows = _figure_rows(full, chunk_text, best, unit_keys)
     scored[0] = (None, replace(best, also=best.also + rows), cov, missing, figs)

@@ -15,6 +15,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,11 +28,11 @@ from papertrail.extractive import ExtractiveGenerator
 from papertrail.pdf import read_pdf
 from papertrail.pdf_files import PdfFiles
 from papertrail.protocols import Embedder, Generator, Store
-from papertrail.render import render_snippets
+from papertrail.render import render_citations
 from papertrail.retrieve import Retriever
 from papertrail.settings import Settings
 from papertrail.store import open_store
-from papertrail.types import Answer, Document
+from papertrail.types import Answer, Citation, Document, Snippet
 from papertrail.verify import verify_answer
 
 log = logging.getLogger(__name__)
@@ -315,29 +316,24 @@ class PaperTrail:
             self.files.delete(channel, d.doc_id)
         return docs
 
-    def _render(self, channel: str, citations) -> list:
-        by_doc: dict[str, dict[int, object]] = {}
-        seen: set[str] = set()
-        for c in citations:
-            if c.chunk is None or c.chunk.id in seen:
-                continue
-            seen.add(c.chunk.id)
-            by_doc.setdefault(c.chunk.doc_id, {})[c.n] = c.chunk
-        out = []
-        for doc_id, chunks in by_doc.items():
-            data = self.files.load(channel, doc_id)
-            if data is None:
-                log.warning("PDF for %s missing on disk; no snippet", doc_id[:12])
-                continue
-            try:
-                out.extend(
-                    render_snippets(
-                        data,
-                        chunks,
-                        zoom=self.settings.render_zoom,
-                        max_width=self.settings.max_image_width,
-                    )
-                )
-            except Exception:  # a snippet is a bonus: never lose the answer over it
-                log.exception("rendering snippets of %s failed", doc_id[:12])
-        return sorted(out, key=lambda s: s.n)
+    def render_later(self, channel: str, citations: Sequence[Citation]) -> Future[list[Snippet]]:
+        """Render the snippets of ``citations`` on a background thread.
+
+        For a caller that posts the answer text first (``ask(render=False)``)
+        and attaches the pictures when they are ready: the reply does not wait
+        for rendering, and nothing is rendered for an answer never shown.
+        """
+        return _RENDERER.submit(self._render, channel, tuple(citations))
+
+    def _render(self, channel: str, citations: Sequence[Citation]) -> list[Snippet]:
+        settings = self.settings
+        return render_citations(
+            citations,
+            lambda doc_id: self.files.load(channel, doc_id),
+            zoom=settings.render_zoom,
+            max_width=settings.max_image_width,
+        )
+
+
+# One thread: PyMuPDF serialises rendering anyway, and a queue keeps memory flat.
+_RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="papertrail-render")

@@ -1,8 +1,10 @@
-"""Answers as terminal text and as JSON, for the CLI and the demo.
+"""Answers as terminal text and as JSON, for the CLI, the demo and the local console.
 
-Shows what a chat reply shows plus what chat hides: every dropped citation
-with its reason, and the scores behind each verdict. Chat markup is the
-adapters' job.
+Shows what a chat reply shows (the answer, each citation with the evidence it
+rests on, quoted and trimmed) plus what chat hides: every dropped citation
+with its reason, and the scores behind each verdict. ``quote_evidence`` is the
+one place that trims evidence for display, so terminal front ends share it.
+Chat markup is the adapters' job.
 """
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from papertrail.sentences import normalize
 from papertrail.types import Answer, Citation
+
+EVIDENCE_CHARS = 220  # a quoted span longer than this is cut at a word, with an ellipsis
 
 
 def format_answer(answer: Answer, images: Sequence[Path] = ()) -> str:
@@ -22,6 +27,8 @@ def format_answer(answer: Answer, images: Sequence[Path] = ()) -> str:
         lines.append("UNGROUNDED: no sentence kept a verified citation.")
     for c in answer.citations:
         lines.append(f"  [{c.n}] verified  {_where(c)}  ({_scores(c)})")
+        if quote := quote_evidence(c):
+            lines.append(f"      {quote}")
     for c in answer.dropped:
         lines.append(f"  [{c.marker}] dropped   {_where(c)}  — {c.reason}")
     for note in answer.notes:
@@ -30,6 +37,17 @@ def format_answer(answer: Answer, images: Sequence[Path] = ()) -> str:
         lines.append(f"image: {path}")
     lines.append(f"mode: {mode}")
     return "\n".join(lines)
+
+
+def quote_evidence(c: Citation, limit: int = EVIDENCE_CHARS) -> str:
+    """The citation's evidence in quotes on one line, trimmed to ``limit``; "" if none."""
+    if c.evidence is None or not c.evidence.text.strip():
+        return ""
+    text = " ".join(normalize(c.evidence.text).split())
+    if len(text) > limit:
+        cut = text.rfind(" ", 0, limit)
+        text = text[: cut if cut > limit // 2 else limit].rstrip(" ,;:") + "…"
+    return f"“{text}”"
 
 
 def _where(c: Citation) -> str:
@@ -53,8 +71,16 @@ def citation_json(c: Citation) -> dict:
         "doc": c.chunk.doc_name if c.chunk else None,
         "page": c.chunk.page if c.chunk else None,
         "chunk_id": c.chunk.id if c.chunk else None,
-        "boxes": [[r.x0, r.y0, r.x1, r.y1] for r in c.chunk.rects] if c.chunk else [],
+        "boxes": _boxes(c.chunk.rects) if c.chunk else [],
+        "evidence": (
+            {"text": c.evidence.text, "boxes": _boxes(c.evidence.rects)} if c.evidence else None
+        ),
     }
+
+
+def _boxes(rects) -> list[list[float]]:
+    """[x0, y0, x1, y1] in PDF points on the displayed page, origin top-left."""
+    return [[r.x0, r.y0, r.x1, r.y1] for r in rects]
 
 
 def answer_json(answer: Answer, images: Sequence[Path] = ()) -> dict:
