@@ -1,11 +1,14 @@
 # One command each: `make demo` sets up and runs the main job offline; `make test`
 # sets up and runs lint, format check and the test suite (what .ci/run calls).
+# The multi-worker tests start a real redis-server (a system package, installed
+# here when missing and running as root on Debian/Ubuntu) and `chroma run`
+# (from the chromadb package in the venv).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 
-.PHONY: setup test demo lint format clean
+.PHONY: setup services test demo lint format clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -17,7 +20,16 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-test: setup
+services:
+	@command -v redis-server >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; \
+	  else \
+	    echo "make test needs redis-server (package redis-server): sudo apt-get install -y redis-server, or brew install redis on macOS" >&2; \
+	    exit 1; \
+	  fi; }
+
+test: setup services
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest -q

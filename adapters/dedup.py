@@ -5,9 +5,9 @@ event after a slow ack, re-delivers it with a new ``event_id``, and sends one
 post as both ``app_mention`` and ``message``. Adapters key a ``SeenSet`` on
 (channel, message id) and act only when ``first(key)`` is True.
 
-Left out: sharing between processes. One bot process holds one set; running
-several instances behind one app would need a shared store (e.g. Redis SETNX
-with the same TTL).
+``SeenSet`` is the one-process implementation of the ``papertrail.coord.Seen``
+seam; several instances behind one app share ``papertrail.redis_coord.RedisSeen``
+(an atomic SET NX EX with the same TTL) instead.
 """
 
 from __future__ import annotations

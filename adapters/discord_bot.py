@@ -1,16 +1,17 @@
-"""Discord adapter: messages that mention the bot in, replies out, work off the loop.
+"""Discord adapter: messages in, replies out, work off the loop.
 
 A ``MESSAGE_CREATE`` whose content mentions the bot (``<@id>``, not @everyone,
-@here or a role) becomes a ``Mention``: channel ``discord:<channel id>``, the
-text without the mention, and its attachments, then PDFs of the message it
-replies to, then PDFs from recent channel history. ``ChatService.handle`` runs
-in a worker thread (``asyncio.to_thread``) so heartbeats and other channels
-keep flowing while a PDF is indexed. Slash commands (``discord_slash.py``)
-take the same path through ``serve``.
-
-Where replies go and the progress line are ``discord_reply.py``; splitting,
-embeds and files are ``discord_format.py``. Left out: DMs without a mention,
-sharding.
+@here or a role), or that continues one of its conversations (a reply to an
+answer, a message in a thread started from one or where it answered) becomes
+a ``Mention``: the library ``discord:<channel id>`` (a thread's parent), the
+text without the mention, its attachments, then PDFs of the message it
+replies to, then PDFs from recent history (the fallback for files shared
+before the bot). Any other message with a PDF is indexed on drop, and a
+deleted message's PDFs are forgotten (``discord_library.py``).
+``ChatService`` runs in a worker thread (``asyncio.to_thread``) so heartbeats
+and other channels keep flowing while a PDF is indexed. Slash commands
+(``discord_slash.py``) take the same path through ``serve``. Replies are
+``discord_reply.py``/``discord_format.py``. Left out: sharding.
 """
 
 from __future__ import annotations
@@ -18,28 +19,46 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import urllib.error
-import urllib.request
+from collections import OrderedDict
 from collections.abc import Awaitable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import discord
 import yarl
 
-from adapters.discord_format import Outgoing, render_reply
-from adapters.discord_reply import NO_MENTIONS, InteractionSink, MessageSink, ProgressMessage
+from adapters.discord_files import (
+    attachment,
+    download,
+    history_pdfs,
+    message_pdfs,
+    pdfs,
+    post_key,
+    referenced_message,
+)
+from adapters.discord_format import render_reply
+from adapters.discord_library import forget_deleted, index_drop, library, may_manage
+from adapters.discord_reply import (
+    NO_MENTIONS,
+    InteractionSink,
+    MessageSink,
+    ProgressMessage,
+    apologise,
+)
+from adapters.discord_shards import client_class
 from adapters.discord_slash import add_slash_commands
-from adapters.service import Attachment, ChatService, Mention, Reply
+from adapters.replies import HISTORY_FALLBACK
+from adapters.service import ChatService, Mention, Reply
 from papertrail.errors import PaperTrailError
-from papertrail.names import safe_filename
+from papertrail.uploads import DEFAULT_MAX_PDF_BYTES
 
 log = logging.getLogger(__name__)
 
-HISTORY_LIMIT = 20  # earlier channel messages searched for PDFs
+HISTORY_LIMIT = HISTORY_FALLBACK  # earlier channel messages searched for PDFs
 PROGRESS_INTERVAL = 1.0  # seconds between edits of the progress message (edit rate limits)
-MAX_DOWNLOAD_BYTES = 50_000_000  # default cap, the same as PAPERTRAIL_MAX_PDF_MB
-DOWNLOAD_TIMEOUT = 60.0  # seconds for one attachment download
+MAX_DOWNLOAD_BYTES = DEFAULT_MAX_PDF_BYTES  # default cap, the same as PAPERTRAIL_MAX_PDF_MB
 WORKER_THREADS = 32  # questions handled at once; ChatService itself bounds indexing
+MAX_ANSWERS = 5000  # bot messages remembered as conversation starters
+__all__ = ["FAILURE", "PaperTrailClient", "build_client", "download", "run", "use_endpoints"]
 FAILURE = (
     "Something went wrong on my side while handling that. "
     "Please try again; if it keeps happening, tell the bot's admin."
@@ -88,7 +107,8 @@ def build_client(
     if intents is None:
         intents = discord.Intents.default()
         intents.message_content = True  # privileged: also enable it in the developer portal
-    return PaperTrailClient(
+    client_type = client_class(PaperTrailClient, options)  # DISCORD_SHARD_COUNT: sharded
+    return client_type(
         service,
         intents=intents,
         history_limit=history_limit,
@@ -133,6 +153,7 @@ class PaperTrailClient(discord.Client):
         self.max_bytes = max_bytes
         self.progress_interval = progress_interval
         self.busy = 0  # questions being handled right now
+        self.answers: OrderedDict[int, str] = OrderedDict()  # bot message id -> conversation
         self.sync_commands = sync_commands
         self.tree = add_slash_commands(self) if slash_commands else None
 
@@ -153,15 +174,38 @@ class PaperTrailClient(discord.Client):
 
     async def on_message(self, message: discord.Message) -> None:
         # discord.py runs each handler in its own task, so awaiting here blocks nothing.
-        if not self.addressed(message):
+        me = self.user
+        if me is None or message.author.bot or message.author.id == me.id:
             return
-        await self.serve(self._mention_from(message), MessageSink(message))
+        thread = self.conversation_of(message)
+        follows = thread and self.service.in_conversation(
+            thread, message.content, with_files=bool(message.attachments)
+        )
+        if self.addressed(message) or follows:
+            thread = thread or f"discord:question:{message.id}"
+            await self.serve(self._mention_from(message, thread), MessageSink(message), thread)
+        elif pdfs(message):
+            await index_drop(self, message)
 
-    async def _mention_from(self, message: discord.Message) -> Mention:
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        # raw: fires for messages shared before this process started too (uncached)
+        await forget_deleted(self, payload.message_id)
+
+    async def on_raw_bulk_message_delete(self, payload) -> None:
+        for message_id in payload.message_ids:  # a moderator's purge
+            await forget_deleted(self, message_id)
+
+    async def _mention_from(self, message: discord.Message, thread: str) -> Mention:
         text = re.sub(rf"<@!?{self.user.id}>", " ", message.content)
-        referenced = await self._referenced(message)
+        referenced = await referenced_message(message)
         return await self.mention_for(
-            message.channel, text, message.attachments, before=message, referenced=referenced
+            message.channel,
+            text,
+            message.attachments,
+            before=message,
+            referenced=referenced,
+            user=message.author,
+            thread=thread,
         )
 
     def addressed(self, message: discord.Message) -> bool:
@@ -171,8 +215,22 @@ class PaperTrailClient(discord.Client):
             return False
         return me.id in message.raw_mentions  # @everyone/@here/roles are not in raw_mentions
 
-    async def serve(self, mention: Awaitable[Mention], sink: MessageSink | InteractionSink) -> None:
-        """Build the mention, run the service in a worker thread, deliver its reply."""
+    def conversation_of(self, message: discord.Message) -> str:
+        """The conversation a message continues: a reply to one of the bot's answers, or
+        a message in a thread (started from an answer, or where the bot answered)."""
+        ref = message.reference
+        if ref is not None and ref.message_id in self.answers:
+            return self.answers[ref.message_id]
+        channel = message.channel
+        if isinstance(channel, discord.Thread):
+            return self.answers.get(channel.id, f"discord:thread:{channel.id}")
+        return ""
+
+    async def serve(
+        self, mention: Awaitable[Mention], sink: MessageSink | InteractionSink, thread: str = ""
+    ) -> None:
+        """Build the mention, run the service in a worker thread, deliver its reply; the
+        messages of the reply then continue ``thread`` when someone replies to them."""
         self.busy += 1
         try:
             try:
@@ -182,23 +240,15 @@ class PaperTrailClient(discord.Client):
                 reply = Reply(kind="error", text=FAILURE)
             try:
                 await sink.deliver(render_reply(reply, upload_limit=sink.upload_limit))
+                for message_id in sink.sent if thread else ():
+                    self.answers[message_id] = thread
+                    while len(self.answers) > MAX_ANSWERS:
+                        self.answers.popitem(last=False)
             except discord.HTTPException as e:
                 log.warning("could not post the reply: %s", e)
-                await self._apologise(sink, e)
+                await apologise(sink, e)
         finally:
             self.busy -= 1
-
-    async def _apologise(self, sink: MessageSink | InteractionSink, error: Exception) -> None:
-        """Say in plain text that the reply was refused, usually for missing permissions."""
-        status = getattr(error, "status", "?")
-        text = (
-            f"❌ Discord refused my reply (HTTP {status}). Check that I may send messages, "
-            "embed links and attach files in this channel, then ask again."
-        )
-        try:
-            await sink.deliver([Outgoing(content=text)])
-        except discord.HTTPException:
-            log.warning("could not post the apology either")
 
     async def _reply(self, mention: Mention, sink: MessageSink | InteractionSink) -> Reply:
         loop = asyncio.get_running_loop()
@@ -221,91 +271,28 @@ class PaperTrailClient(discord.Client):
         *,
         before: discord.Message | None = None,
         referenced: discord.Message | None = None,
+        user: discord.abc.User | None = None,
+        thread: str = "",
     ) -> Mention:
         """The question with its files: ``own`` first, then the referenced message's PDFs,
         then PDFs from the channel's recent history (newest first), each once."""
-        found = [self._attachment(a, "message") for a in own]
+        owner = str(user.id) if user is not None else ""
+        post = post_key(before.id) if before is not None else ""
+        found = [attachment(a, "message", self.max_bytes, owner=owner, post=post) for a in own]
         if referenced is not None:
-            found += [self._attachment(a, "thread") for a in _pdfs(referenced)]
-        found += await self._history_pdfs(channel, before)
+            found += message_pdfs(referenced, "thread", self.max_bytes)
+        found += await history_pdfs(channel, before, self.history_limit, self.max_bytes)
         unique, seen = [], set()
         for att in found:
             if att.key not in seen:
                 seen.add(att.key)
                 unique.append(att)
+        admin = may_manage(channel, user)
         return Mention(
-            channel=f"discord:{channel.id}",
+            channel=library(channel),
             text=" ".join(text.split()),
             attachments=tuple(unique),
+            user=owner,
+            thread=thread,
+            admin=lambda: admin,
         )
-
-    async def _referenced(self, message: discord.Message) -> discord.Message | None:
-        ref = message.reference
-        if ref is None or ref.message_id is None:
-            return None
-        if isinstance(ref.resolved, discord.Message):
-            return ref.resolved
-        if ref.channel_id != message.channel.id:
-            return None  # a cross-channel reference: that channel's files are not in reach
-        try:
-            return await message.channel.fetch_message(ref.message_id)
-        except discord.HTTPException:
-            return None
-
-    async def _history_pdfs(
-        self, channel: discord.abc.Messageable, before: discord.Message | None
-    ) -> list[Attachment]:
-        found = []
-        try:
-            async for earlier in channel.history(limit=self.history_limit, before=before):
-                found += [self._attachment(a, "history") for a in _pdfs(earlier)]
-        except discord.HTTPException as e:  # e.g. no Read Message History permission
-            log.warning("channel history unavailable: %s", e)
-        return found
-
-    def _attachment(self, att: discord.Attachment, source: str) -> Attachment:
-        url, name, size, limit = att.url, att.filename, att.size, self.max_bytes
-        shown = safe_filename(name, suffix="")  # the uploader's name, in error replies
-        return Attachment(
-            name=name,
-            fetch=lambda: download(url, shown, size, limit),
-            size=size,
-            mimetype=(att.content_type or "").split(";")[0].strip(),
-            key=f"discord:{att.id}",
-            source=source,
-        )
-
-
-def download(url: str, name: str, size: int | None, limit: int) -> bytes:
-    """Fetch an attachment from Discord's CDN (signed URLs need no token)."""
-    if size is not None and size > limit:
-        raise PaperTrailError(
-            f"{name} is {size / 1e6:.1f} MB; the limit is {limit / 1e6:g} MB. "
-            "Upload a smaller PDF or split it.",
-            code="too_large",
-        )
-    request = urllib.request.Request(url, headers={"User-Agent": "PaperTrail (Discord bot)"})
-    try:
-        with urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT) as response:
-            data = response.read(limit + 1)
-    except (urllib.error.URLError, OSError) as e:
-        log.warning("download of %s failed: %s", name, e)  # the URL carries a signature
-        raise PaperTrailError(
-            f"I could not download {name} from Discord. Upload it again and mention me.",
-            code="download",
-        ) from e
-    if len(data) > limit:
-        raise PaperTrailError(
-            f"{name} is larger than {limit / 1e6:g} MB. Upload a smaller PDF or split it.",
-            code="too_large",
-        )
-    return data
-
-
-def _pdfs(message: discord.Message) -> list[discord.Attachment]:
-    def is_pdf(a: discord.Attachment) -> bool:
-        return a.filename.lower().endswith(".pdf") or (a.content_type or "").startswith(
-            "application/pdf"
-        )
-
-    return [a for a in message.attachments if is_pdf(a)]

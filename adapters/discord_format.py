@@ -2,8 +2,9 @@
 
 A reply becomes one or more ``Outgoing`` messages: the text (warnings first,
 the mode footer last as ``-#`` subtext) split at 2,000 characters on paragraph,
-line, sentence or word boundaries; then one embed per verified citation, titled
-like "[1] report.pdf, page 3", showing its PNG through ``attachment://``. A
+line, sentence or word boundaries (``chat_text``); then one embed per verified
+citation, titled like "[1] report.pdf, page 3", quoting its evidence and
+showing its PNG through ``attachment://``. A
 message carries at most 10 embeds, 10 files, 6,000 embed characters and the
 upload limit in bytes, so long source lists continue in further messages.
 Sending, mentions and the progress message live in ``discord_bot.py``.
@@ -17,22 +18,18 @@ from dataclasses import dataclass
 
 import discord
 
-from adapters.service import Image, Reply
+from adapters.chat_text import clip, split_text
+from adapters.replies import Image, Reply
 
 MAX_CONTENT = 2000  # characters per message
 MAX_EMBEDS = 10  # embeds per message
 MAX_FILES = 10  # attachments per message
 MAX_EMBED_CHARS = 5800  # Discord allows 6,000 across a message's embeds; keep a margin
-MAX_EXCERPT = 300  # characters of the cited passage shown under each source
+MAX_EXCERPT = 300  # characters of evidence quoted in each source embed
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes per message for guilds without boosts
 EMBED_COLOUR = 0x2B6CB0
 
-_SOURCE_NUMBER = re.compile(r"\s*\[(\d+)\]")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-# Break after a sentence end, before the next word.
-_SENTENCE_END = re.compile(r"[.!?][)\]\"']*\s")
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
-_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -48,36 +45,9 @@ class Outgoing:
         return [discord.File(io.BytesIO(img.png), filename=img.filename) for img in self.images]
 
 
-def split_text(text: str, limit: int = MAX_CONTENT) -> list[str]:
-    """Cut ``text`` into pieces of at most ``limit`` characters at natural boundaries."""
-    pieces: list[str] = []
-    rest = text.strip()
-    while len(rest) > limit:
-        cut = _cut_point(rest, limit)
-        pieces.append(rest[:cut].rstrip())
-        rest = rest[cut:].lstrip()
-    if rest:
-        pieces.append(rest)
-    return pieces
-
-
-def _cut_point(text: str, limit: int) -> int:
-    window = text[: limit + 1]  # a boundary exactly at ``limit`` still fits
-    floor = limit // 3  # do not leave a tiny piece just to honour a boundary
-    for sep in ("\n\n", "\n"):
-        at = window.rfind(sep)
-        if at >= floor:
-            return at + len(sep)
-    ends = [m.end() for m in _SENTENCE_END.finditer(window) if m.end() <= limit]
-    if ends and ends[-1] >= floor:
-        return ends[-1]
-    at = window.rfind(" ")
-    return at + 1 if at >= floor else limit
-
-
 def render_reply(reply: Reply, *, upload_limit: int = DEFAULT_UPLOAD_LIMIT) -> list[Outgoing]:
     """The messages that show ``reply``; the first one answers the question."""
-    texts = split_text(_body(reply)) or ["(no text)"]
+    texts = split_text(_body(reply), MAX_CONTENT) or ["(no text)"]
     groups = _pack(_source_cards(reply, upload_limit), upload_limit)
     messages = [Outgoing(content=t) for t in texts[:-1]]
     first_group = groups[0] if groups else ((), ())
@@ -103,34 +73,16 @@ def safe_filename(name: str) -> str:
     return stem if stem.lower().endswith(".png") else f"{stem}.png"
 
 
-def _number(title: str) -> int | None:
-    m = _SOURCE_NUMBER.match(title)
-    return int(m[1]) if m else None
-
-
 def _source_cards(reply: Reply, upload_limit: int) -> list[tuple[discord.Embed, Image | None]]:
-    """One embed per source: the passage's best sentence and its PNG (renamed to be
-    unique and safe), unless the PNG alone is over the upload limit."""
-    excerpts = {}
-    if reply.answer is not None:
-        excerpts = {
-            c.n: evidence(c.chunk.text, c.sentence)
-            for c in reply.answer.citations
-            if c.chunk is not None
-        }
-    # An image belongs to the source with the same title, or else the same [n].
-    by_title = {img.title: img for img in reply.images}
-    by_number = {n: img for img in reply.images if (n := _number(img.title)) is not None}
-    pairs = [(t, by_title.get(t) or by_number.get(_number(t))) for t in reply.sources]
-    shown = {id(img) for _, img in pairs if img is not None}
-    pairs += [(img.title, img) for img in reply.images if id(img) not in shown]
+    """One embed per source: its evidence quoted and its PNG (renamed to be unique and
+    safe), unless the PNG alone is over the upload limit."""
     used: set[str] = set()
     cards = []
-    for title, img in pairs:
-        embed = discord.Embed(title=_clip(title, 256), colour=EMBED_COLOUR)
-        excerpt = excerpts.get(_number(title) or -1)
-        if excerpt:
-            embed.description = "> " + _clip(excerpt, MAX_EXCERPT)
+    for source in reply.sources:
+        embed = discord.Embed(title=clip(source.title, 256), colour=EMBED_COLOUR)
+        if source.evidence:
+            embed.description = "> " + clip(source.evidence, MAX_EXCERPT)
+        img = source.image
         if img is not None and len(img.png) > upload_limit:
             img = None  # Discord would refuse the whole message
         if img is not None:
@@ -139,15 +91,6 @@ def _source_cards(reply: Reply, upload_limit: int) -> list[tuple[discord.Embed, 
             embed.set_image(url=f"attachment://{name}")
         cards.append((embed, img))
     return cards
-
-
-def evidence(passage: str, claim: str) -> str:
-    """The sentence of ``passage`` sharing the most words with ``claim``, whitespace folded."""
-    sentences = [" ".join(x.split()) for x in _SENTENCE_SPLIT.split(passage) if x.strip()]
-    if not sentences:
-        return ""
-    words = set(_WORD.findall(claim.lower()))
-    return max(sentences, key=lambda x: len(words & set(_WORD.findall(x.lower()))))
 
 
 def _pack(
@@ -184,7 +127,3 @@ def _unique(name: str, used: set[str]) -> str:
         candidate, k = f"{stem}-{k}.{ext}", k + 1
     used.add(candidate)
     return candidate
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

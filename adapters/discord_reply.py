@@ -39,6 +39,7 @@ class MessageSink:
     def __init__(self, question: discord.Message) -> None:
         self.question = question
         self.placeholder: discord.Message | None = None
+        self.sent: list[int] = []  # ids of the messages that carry the answer
 
     @property
     def upload_limit(self) -> int:
@@ -68,20 +69,24 @@ class MessageSink:
             except discord.NotFound:  # someone deleted the progress message
                 self.placeholder = None
         if self.placeholder is None:
-            await channel.send(
+            sent = await channel.send(
                 content=first.content or None,
                 embeds=list(first.embeds),
                 files=first.files(),
                 reference=self.question.to_reference(fail_if_not_exists=False),
                 allowed_mentions=REPLY_MENTIONS,
             )
+            self.sent.append(sent.id)
+        else:
+            self.sent.append(self.placeholder.id)
         for out in rest:
-            await channel.send(
+            sent = await channel.send(
                 content=out.content or None,
                 embeds=list(out.embeds),
                 files=out.files(),
                 allowed_mentions=NO_MENTIONS,
             )
+            self.sent.append(sent.id)
 
 
 class InteractionSink:
@@ -89,6 +94,7 @@ class InteractionSink:
 
     def __init__(self, interaction: discord.Interaction) -> None:
         self.interaction = interaction
+        self.sent: list[int] = []  # ids of the messages that carry the answer
 
     @property
     def upload_limit(self) -> int:
@@ -99,19 +105,35 @@ class InteractionSink:
 
     async def deliver(self, messages: list[Outgoing]) -> None:
         first, rest = messages[0], messages[1:]
-        await self.interaction.edit_original_response(
+        original = await self.interaction.edit_original_response(
             content=first.content or None,
             embeds=list(first.embeds),
             attachments=first.files(),
             allowed_mentions=NO_MENTIONS,
         )
+        self.sent.append(original.id)
         for out in rest:
-            await self.interaction.followup.send(
+            sent = await self.interaction.followup.send(
                 content=out.content or None,
                 embeds=list(out.embeds),
                 files=out.files(),
                 allowed_mentions=NO_MENTIONS,
+                wait=True,  # returns the message, so replies to it are follow-ups
             )
+            self.sent.append(sent.id)
+
+
+async def apologise(sink: MessageSink | InteractionSink, error: Exception) -> None:
+    """Say in plain text that a reply was refused, usually for missing permissions."""
+    status = getattr(error, "status", "?")
+    text = (
+        f"❌ Discord refused my reply (HTTP {status}). Check that I may send messages, "
+        "embed links and attach files in this channel, then ask again."
+    )
+    try:
+        await sink.deliver([Outgoing(content=text)])
+    except discord.HTTPException:
+        log.warning("could not post the apology either")
 
 
 class ProgressMessage:

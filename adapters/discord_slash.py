@@ -28,8 +28,11 @@ def add_slash_commands(client: PaperTrailClient) -> app_commands.CommandTree:
     async def serve(interaction: discord.Interaction, text: str, files=()) -> None:
         await interaction.response.defer(thinking=True)
         channel = interaction.channel or client.get_partial_messageable(interaction.channel_id)
-        mention = client.mention_for(channel, text, list(files))
-        await client.serve(mention, InteractionSink(interaction))
+        thread = f"discord:question:{interaction.id}"
+        mention = client.mention_for(
+            channel, text, list(files), user=interaction.user, thread=thread
+        )
+        await client.serve(mention, InteractionSink(interaction), thread)
 
     @tree.command(name="ask", description="Ask about the PDFs in this channel, or attach one.")
     @app_commands.describe(question="Your question", file="A PDF to read before answering")

@@ -34,6 +34,10 @@ Commands:
 Anything else is a question about the indexed documents."""
 
 
+def _console_user_is_admin() -> bool:
+    return True  # the one person at the terminal owns this channel
+
+
 def file_attachment(path: Path) -> Attachment:
     """An ``Attachment`` whose ``fetch`` reads ``path``, as a platform upload would."""
     path = Path(path).expanduser()
@@ -89,10 +93,13 @@ class LocalConsole:
         except PaperTrailError as exc:
             self._error(exc.message)
             return None
-        return self._send(Mention(self.channel, "", (attachment,)))
+        return self._send(self._mention("", (attachment,)))
 
     def ask(self, text: str) -> Reply:
-        return self._send(Mention(self.channel, text))
+        return self._send(self._mention(text))
+
+    def _mention(self, text: str, attachments: tuple[Attachment, ...] = ()) -> Mention:
+        return Mention(self.channel, text, attachments, user="local", admin=_console_user_is_admin)
 
     def command(self, line: str) -> bool:
         """Run one input line; False means the user asked to quit."""
@@ -115,9 +122,9 @@ class LocalConsole:
             for path in paths:
                 self.add(path)
         elif name == "list":
-            self._send(Mention(self.channel, "list"))
+            self._send(self._mention("list"))
         elif name == "forget":
-            self._send(Mention(self.channel, f"forget {rest}".strip()))
+            self._send(self._mention(f"forget {rest}".strip()))
         else:
             self._error(f"Unknown command /{name}. Type /help for the commands.")
         return True
@@ -145,7 +152,9 @@ class LocalConsole:
         if reply.sources:
             self._print("Sources:")
             for source in reply.sources:
-                self._print(f"  {source}")
+                self._print(f"  {source.title}")
+                if source.evidence:  # the supporting text, so the claim can be checked here
+                    self._print(f"      “{source.evidence}”")
         for warning in reply.warnings:
             self._print(f"Warning: {warning}")
         if reply.footer:

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from papertrail.evidence import shown
 from papertrail.names import safe_filename
-from papertrail.types import Answer, Document
+from papertrail.types import Answer, Citation, Document, Snippet
 
 
 @dataclass(frozen=True)
@@ -21,27 +22,52 @@ class Image:
 
 
 @dataclass(frozen=True)
+class Source:
+    """One verified citation as a reply shows it; each platform lays it out."""
+
+    n: int
+    document: str  # file name as indexed
+    page: int  # 1-based
+    evidence: str = ""  # the supporting text, trimmed for chat; "" when none was found
+    image: Image | None = None  # the page region, when it could be rendered
+
+    @property
+    def title(self) -> str:
+        return f"[{self.n}] {self.document}, page {self.page}"
+
+
+@dataclass(frozen=True)
 class Reply:
     """A platform-neutral reply; adapters choose the markup."""
 
-    kind: str  # "answer" | "help" | "list" | "forget" | "error"
+    kind: str  # "answer" | "help" | "list" | "forget" | "indexed" | "error"
     text: str  # main body; plain text with [n] markers
-    sources: tuple[str, ...] = ()  # "[1] report.pdf, page 3", one per verified citation
+    sources: tuple[Source, ...] = ()  # one per verified citation, in [n] order
     warnings: tuple[str, ...] = ()  # e.g. the ungrounded warning, pages without text
     footer: str = ""  # mode and verification summary
-    images: tuple[Image, ...] = ()
     answer: Answer | None = None
     documents: tuple[Document, ...] = ()
 
+    @property
+    def images(self) -> tuple[Image, ...]:
+        return tuple(s.image for s in self.sources if s.image is not None)
 
-HELP = """I answer questions about PDFs and show where each answer comes from.
 
-• Upload a PDF (or attach it to your message) and mention me with a question.
+HELP = """I answer questions about the PDFs shared in this channel and show where each \
+answer comes from.
+
+• Share a PDF here: I index it right away (⏳ then ✅ on the message), no mention needed. \
+Every PDF shared since I joined is in this channel's library, however long ago.
+• Mention me with a question. In the thread of my answer, reply without a mention \
+for a follow-up ("And the decoder?").
 • Every [n] in my answer was checked against the passage it cites; citations that \
-fail the check are removed, and an answer with none left is marked ungrounded.
-• I attach a picture of each cited passage, outlined on its page.
+fail the check are removed, and an answer with none left is marked ungrounded. Under each \
+source I quote the supporting text and attach a picture of it on its page.
+• Deleting a PDF from the channel removes it from the library. PDFs shared before I \
+joined are found only in the last {history} messages: share them again to add them.
 
-Commands: `help` · `list` (documents indexed here) · `forget <file>` · `forget all`"""
+Commands: `help` · `list` (the library) · `forget <file>` (the person who shared it, \
+or an admin) · `forget all` (admins)"""
 
 UNGROUNDED = (
     "⚠️ Ungrounded: no sentence of this answer could be matched to the passages it "
@@ -49,8 +75,11 @@ UNGROUNDED = (
 )
 
 
+HISTORY_FALLBACK = 20  # recent messages the adapters search for PDFs shared before the bot joined
+
+
 def help_reply() -> Reply:
-    return Reply(kind="help", text=HELP)
+    return Reply(kind="help", text=HELP.format(history=HISTORY_FALLBACK))
 
 
 def list_reply(docs: Sequence[Document]) -> Reply:
@@ -67,31 +96,37 @@ def list_reply(docs: Sequence[Document]) -> Reply:
 
 
 def answer_reply(answer: Answer, *, extra_warnings: Sequence[str] = ()) -> Reply:
-    sources = tuple(
-        f"[{c.n}] {c.chunk.doc_name}, page {c.chunk.page}" for c in answer.citations if c.chunk
-    )
     warnings = list(extra_warnings)
     if not answer.grounded:
         warnings.append(UNGROUNDED)
     warnings.extend(answer.notes)
-    images = []
-    for s in answer.snippets:
-        stem = safe_filename(s.doc_name, suffix="").rsplit(".", 1)[0]
-        images.append(
-            Image(
-                filename=safe_filename(f"{s.n}-p{s.page}-{stem}.png", suffix=".png"),
-                png=s.png,
-                title=f"[{s.n}] {s.doc_name}, page {s.page}",
-            )
-        )
+    snippets = {s.n: s for s in answer.snippets}
+    sources = tuple(_source(c, snippets.get(c.n)) for c in answer.citations if c.chunk)
     return Reply(
         kind="answer",
         text=answer.text,
         sources=sources,
         warnings=tuple(warnings),
         footer=footer(answer),
-        images=tuple(images),
         answer=answer,
+    )
+
+
+def _source(c: Citation, snippet: Snippet | None) -> Source:
+    image = None
+    if snippet is not None:
+        stem = safe_filename(snippet.doc_name, suffix="").rsplit(".", 1)[0]
+        image = Image(
+            filename=safe_filename(f"{c.n}-p{snippet.page}-{stem}.png", suffix=".png"),
+            png=snippet.png,
+            title=f"[{c.n}] {snippet.doc_name}, page {snippet.page}",
+        )
+    return Source(
+        n=c.n,
+        document=c.chunk.doc_name,
+        page=c.chunk.page,
+        evidence=shown(c.evidence),
+        image=image,
     )
 
 

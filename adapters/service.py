@@ -1,10 +1,15 @@
-"""What every chat adapter shares: commands, finding PDFs, indexing, answering.
+"""What every chat adapter shares: commands, the channel's library, threads, answers.
 
-An adapter turns a platform event into a ``Mention`` and a ``Reply`` back into
-platform messages; everything in between happens here, synchronously, so it
-runs in a worker thread. Work is serialised per channel and indexing is
-bounded across channels, so one huge PDF never holds up another channel's
-question. Markup (Block Kit, Discord embeds) is the adapters' job.
+An adapter turns a platform event into a ``Mention`` (a message for the bot),
+``index_shared`` (files shared without addressing it) or ``forget_files`` /
+``forget_post`` (files deleted), and a ``Reply`` back into platform messages;
+everything in between happens here, synchronously, so it runs in a worker
+thread. Work is serialised per channel (a question waits for
+the PDF being indexed in its channel) and indexing is bounded across
+channels. Who may forget a file is decided here from what the adapter says
+about the person (``Mention.user``, ``Mention.admin``). Markup (Block Kit,
+Discord embeds) is the adapters' job; downloading and indexing is
+``intake.py``'s.
 """
 
 from __future__ import annotations
@@ -12,51 +17,45 @@ from __future__ import annotations
 import logging
 import re
 import threading
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
 
-from adapters.replies import Image, Reply, answer_reply, help_reply, list_reply
+from adapters.conversations import Conversations, Threads, Turn
+from adapters.intake import Attachment, Intake, Progress
+from adapters.library import ShareRegistry, Shares
+from adapters.replies import Image, Reply, Source, answer_reply, help_reply, list_reply
 from papertrail.errors import PaperTrailError
-from papertrail.names import safe_filename
+from papertrail.followup import Complete, condense, wants_answer
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
 from papertrail.types import Document
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Attachment", "ChatService", "Image", "Mention", "Reply"]
+__all__ = ["Attachment", "ChatService", "Image", "Mention", "Reply", "Source"]
 
-PROGRESS_INTERVAL = 1.0  # seconds between progress edits: chat APIs rate-limit edits
-MAX_PDFS_IN_REACH = 5  # thread/history PDFs indexed for one question, newest first
-
-
-@dataclass(frozen=True)
-class Attachment:
-    """A file the adapter can download on demand."""
-
-    name: str
-    fetch: Callable[[], bytes]  # downloads the bytes; raises PaperTrailError with a fix
-    size: int | None = None  # bytes, when the platform says
-    mimetype: str = ""
-    key: str = ""  # platform file id, to skip re-downloading a file already indexed
-    source: str = "message"  # "message" (this post), "thread" or "history"
-
-    @property
-    def looks_like_pdf(self) -> bool:
-        return self.name.lower().endswith(".pdf") or self.mimetype == "application/pdf"
+FAILURE = (
+    "Something went wrong on my side while handling that. "
+    "Please try again; if it keeps happening, tell the bot's admin."
+)
+ENCRYPTED = (
+    "This PDF is password-protected, and I can't take a password in chat. "
+    "Share an unprotected copy of it here."
+)
 
 
 @dataclass(frozen=True)
 class Mention:
-    """A message that addressed the bot, with the mention itself removed."""
+    """A message for the bot (mention, DM, thread follow-up or command), mention removed."""
 
-    channel: str  # platform-qualified id, e.g. "slack:T1:C1" or "discord:123"
+    channel: str  # the library: platform-qualified, e.g. "slack:T1:C1" or "discord:123"
     text: str
     attachments: tuple[Attachment, ...] = ()  # this message's first, then thread, then history
+    user: str = ""  # platform-qualified id of the person asking
+    thread: str = ""  # the conversation it belongs to ("" = none)
+    admin: Callable[[], bool] | None = None  # asked only when forgetting; None = not an admin
 
-
-Progress = Callable[[str], None]  # a status line such as "Indexing report.pdf — 12/40 pages"
 
 _FORGET = re.compile(r"^(?:forget|remove|delete)\b\s*(.*)$", re.I | re.S)
 
@@ -64,30 +63,98 @@ _FORGET = re.compile(r"^(?:forget|remove|delete)\b\s*(.*)$", re.I | re.S)
 class ChatService:
     """Turns mentions into replies; safe to call from many threads at once."""
 
-    def __init__(self, pipeline: PaperTrail, settings: Settings | None = None) -> None:
+    def __init__(
+        self,
+        pipeline: PaperTrail,
+        settings: Settings | None = None,
+        *,
+        shares: Shares | None = None,  # default: a ShareRegistry in the data directory
+        threads: Threads | None = None,  # default: in this process's memory
+        complete: Complete | None = None,
+    ) -> None:
         self.pipeline = pipeline
         self.settings = settings or pipeline.settings
-        self._indexing = threading.BoundedSemaphore(max(1, self.settings.max_concurrent_indexing))
+        if shares is None:
+            shares = ShareRegistry(Path(self.settings.data_dir) / "shares.json")
+        self.shares = shares
+        self.intake = Intake(pipeline, self.settings, shares)
+        self.conversations = threads if threads is not None else Conversations()
+        self.complete = complete  # an LLM to condense follow-ups; None = offline rewrite
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
-        self._known: dict[tuple[str, str], str] = {}  # (channel, file key) -> doc_id
+
+    # -- entry points ----------------------------------------------------------
 
     def handle(self, mention: Mention, progress: Progress | None = None) -> Reply:
         """Run a command or answer a question; never raises for user errors."""
-        try:
-            with self._channel_lock(mention.channel):
-                return self._handle(mention, progress)
-        except PaperTrailError as e:
-            return Reply(kind="error", text=e.message)
-        except Exception:
-            log.exception("unexpected failure in %s", mention.channel)
-            return Reply(
-                kind="error",
-                text="Something went wrong on my side while handling that. "
-                "Please try again; if it keeps happening, tell the bot's admin.",
-            )
+        work = lambda: self._handle(mention, progress)  # noqa: E731
+        return self._safely(mention.channel, work, progress)
 
-    # -- internals ----------------------------------------------------------
+    def index_shared(
+        self, channel: str, attachments: Sequence[Attachment], progress: Progress | None = None
+    ) -> Reply:
+        """Index the PDFs of a post that did not address the bot (kind "indexed"), or
+        say why one could not be read (kind "error"). Other files are ignored."""
+
+        def work() -> Reply:
+            docs = []
+            for att in attachments:
+                if att.looks_like_pdf:
+                    docs.append(self.intake.index(channel, att, progress)[0])
+            names = ", ".join(d.name for d in docs)
+            return Reply(kind="indexed", text=f"Indexed {names}.", documents=tuple(docs))
+
+        return self._safely(channel, work)
+
+    def forget_files(self, files: Sequence[str], channel: str | None = None) -> list[Document]:
+        """The platform deleted or unshared these files: forget their documents wherever
+        no other live share of the same bytes remains."""
+        gone = self.shares.remove(list(files), channel)
+        removed: list[Document] = []
+        for ch in dict.fromkeys(s.channel for s in gone):
+            with self._channel_lock(ch):
+                removed += self.intake.forget(ch, gone)
+        return removed
+
+    def forget_post(self, post: str) -> list[Document]:
+        """A message carrying files was deleted (Discord): forget what it shared."""
+        return self.forget_files([s.file for s in self.shares.of_post(post)])
+
+    def in_conversation(
+        self, thread: str, text: str | None = None, *, with_files: bool = False
+    ) -> bool:
+        """True when the bot answered in ``thread`` (and ``text``, if given, asks
+        something): such replies need no mention ("thanks!" is not answered, and a
+        file shared there without a question is indexed, not answered)."""
+        if thread not in self.conversations:
+            return False
+        return text is None or wants_answer(text, with_files=with_files)
+
+    # -- internals ---------------------------------------------------------------
+
+    def indexing(self, channel: str) -> list[str]:
+        """The files being indexed for ``channel`` now: a question there waits for them."""
+        return self.intake.busy(channel)
+
+    def _safely(
+        self, channel: str, work: Callable[[], Reply], progress: Progress | None = None
+    ) -> Reply:
+        lock = self._channel_lock(channel)
+        try:
+            if not lock.acquire(blocking=False):
+                busy = self.intake.busy(channel)
+                if busy and progress:  # say why nothing happens yet
+                    progress(f"Waiting for {', '.join(busy)} to finish indexing…")
+                lock.acquire()
+            try:
+                return work()
+            finally:
+                lock.release()
+        except PaperTrailError as e:
+            return Reply(kind="error", text=ENCRYPTED if e.code == "encrypted" else e.message)
+        except Exception:
+            log.exception("unexpected failure in %s", channel)
+            return Reply(kind="error", text=FAILURE)
 
     def _channel_lock(self, channel: str) -> threading.Lock:
         with self._locks_guard:
@@ -106,9 +173,11 @@ class ChatService:
             return list_reply(self.pipeline.documents(mention.channel))
         m = _FORGET.match(text)
         if m and len(words) <= 12:
-            return self._forget(mention.channel, m.group(1).strip())
+            return self._forget(mention, m.group(1).strip())
 
-        doc_ids, warnings = self._index_in_reach(mention, progress)
+        attachments = [replace(a, owner=a.owner or mention.user) for a in own]
+        attachments += [a for a in mention.attachments if a.source != "message"]
+        doc_ids, warnings = self.intake.in_reach(mention.channel, attachments, progress)
         if not text:
             names = ", ".join(d.name for d in self._docs(mention.channel, doc_ids))
             return Reply(
@@ -116,98 +185,65 @@ class ChatService:
                 text=f"Indexed {names}. Mention me with a question about it.",
                 warnings=tuple(warnings),
             )
-        answer = self.pipeline.ask(mention.channel, text, doc_ids=doc_ids or None)
-        return answer_reply(answer, extra_warnings=warnings)
+        question, doc_ids = self._resolve(mention, text, doc_ids)
+        answer = self.pipeline.ask(mention.channel, question, doc_ids=doc_ids or None)
+        cited = tuple(dict.fromkeys(c.chunk.doc_id for c in answer.citations if c.chunk))
+        self.conversations.record(mention.thread, Turn(question, cited))
+        reply = answer_reply(answer, extra_warnings=warnings)
+        if question != text:  # say how a follow-up was read, so a misreading is visible
+            reply = replace(reply, footer=f"Read as: {question} · {reply.footer}")
+        return reply
 
-    def _forget(self, channel: str, target: str) -> Reply:
+    def _resolve(self, mention: Mention, text: str, doc_ids: list[str]):
+        """A follow-up made standalone against its thread, and the documents to search."""
+        turns = self.conversations.turns(mention.thread)
+        if not turns or doc_ids:
+            return text, doc_ids
+        question = condense(self.complete, [t.question for t in turns], text)
+        if question == text:
+            return text, doc_ids
+        live = {d.doc_id for d in self.pipeline.documents(mention.channel)}
+        cited = [d for t in turns for d in t.doc_ids if d in live]
+        return question, list(dict.fromkeys(cited))  # the thread's documents first
+
+    def _forget(self, mention: Mention, target: str) -> Reply:
+        channel = mention.channel
         if not target:
             return Reply(
                 kind="error", text="Say which file to forget: `forget report.pdf`, or `forget all`."
             )
         everything = target.lower() in ("all", "everything", "*")
-        gone = self.pipeline.forget(channel, None if everything else target)
-        with self._locks_guard:
-            for key in [k for k, v in self._known.items() if k[0] == channel]:
-                if everything or self._known[key] in {d.doc_id for d in gone}:
-                    del self._known[key]
-        if not gone:
+        docs = self.pipeline.find(channel, None if everything else target)
+        if not docs:
             return Reply(
                 kind="forget",
                 text=f"No document called {target} is indexed here. `list` shows what is.",
             )
+        refusal = self._refusal(mention, docs, everything)
+        if refusal:
+            return Reply(kind="error", text=refusal)
+        gone = self.pipeline.forget(channel, None if everything else target)
+        self.shares.drop_documents(channel, {d.doc_id for d in gone})
         names = ", ".join(d.name for d in gone)
         return Reply(kind="forget", text=f"Forgot {names}.", documents=tuple(gone))
 
+    def _refusal(self, mention: Mention, docs: list[Document], everything: bool) -> str:
+        """Why this person may not forget ``docs``, or "" when they may."""
+        if mention.admin is not None and mention.admin():
+            return ""
+        if everything:
+            return (
+                "Only a workspace admin (or, on Discord, someone who may manage messages) "
+                "can forget every document of this channel."
+            )
+        for d in docs:
+            owners = {s.owner for s in self.shares.of_document(mention.channel, d.doc_id)}
+            if not mention.user or mention.user not in owners:
+                return (
+                    f"Only the person who shared {d.name} or an admin can make me forget it. "
+                    "Deleting the file from the channel also removes it."
+                )
+        return ""
+
     def _docs(self, channel: str, doc_ids: list[str]) -> list[Document]:
         return [d for d in self.pipeline.documents(channel) if d.doc_id in doc_ids]
-
-    def _index_in_reach(
-        self, mention: Mention, progress: Progress | None
-    ) -> tuple[list[str], list[str]]:
-        """Index the PDFs this mention can see; return the doc ids to ask and warnings.
-
-        PDFs attached to the mention itself narrow the question to them. Files
-        in the thread or recent history are indexed too (newest first, bounded)
-        but the question then goes to every document of the channel.
-        """
-        own = [a for a in mention.attachments if a.source == "message"]
-        own_pdfs = [a for a in own if a.looks_like_pdf]
-        if own and not own_pdfs:
-            names = ", ".join(safe_filename(a.name, suffix="") for a in own)
-            raise PaperTrailError(
-                f"{names} is not a PDF. I can only read PDF files: attach a .pdf and "
-                "mention me again.",
-                code="not_pdf",
-            )
-        nearby = [a for a in mention.attachments if a.source != "message" and a.looks_like_pdf]
-        warnings: list[str] = []
-        asked: list[str] = []
-        for att in own_pdfs:
-            doc, notes = self._ingest(mention.channel, att, progress)
-            asked.append(doc.doc_id)
-            warnings += notes
-        for att in nearby[:MAX_PDFS_IN_REACH]:
-            try:
-                self._ingest(mention.channel, att, progress)
-            except PaperTrailError as e:  # an old bad file must not block the question
-                log.info("skipping %s from %s: %s", att.name, att.source, e.code)
-        if not asked and not self.pipeline.documents(mention.channel):
-            raise PaperTrailError(
-                "I don't see a PDF here yet. Upload a PDF to this channel (or attach it to "
-                "your message) and mention me with your question.",
-                code="no_documents",
-            )
-        return asked, warnings
-
-    def _ingest(self, channel: str, att: Attachment, progress: Progress | None):
-        name = safe_filename(att.name)
-        key = (channel, att.key)
-        if att.key and key in self._known:
-            for d in self.pipeline.documents(channel):
-                if d.doc_id == self._known[key]:
-                    return d, []
-        limit = self.settings.max_pdf_bytes
-        if att.size is not None and att.size > limit:
-            raise PaperTrailError(
-                f"{name} is {att.size / 1e6:.1f} MB; the limit is {limit / 1e6:g} MB "
-                "(PAPERTRAIL_MAX_PDF_MB). Upload a smaller PDF or split it.",
-                code="too_large",
-            )
-        data = att.fetch()
-        last = 0.0
-
-        def pages(done: int, total: int) -> None:
-            nonlocal last
-            now = time.monotonic()
-            if progress and (now - last >= PROGRESS_INTERVAL or done == total):
-                last = now
-                progress(f"Indexing {name} — {done}/{total} pages")
-
-        if progress:
-            progress(f"Indexing {name}…")
-        with self._indexing:
-            result = self.pipeline.ingest(channel, name, data, progress=pages)
-        if att.key:
-            with self._locks_guard:
-                self._known[key] = result.document.doc_id
-        return result.document, list(result.warnings)

@@ -8,7 +8,8 @@ non-PDFs (so the service can say why it cannot read them); older files are
 filtered to PDFs. ``SlackDownloader.download`` fetches ``url_private_download``
 with the bot token, never sends that token to another host on a redirect,
 enforces the size limit before and during the download, and recognises the
-HTML sign-in page Slack serves when the ``files:read`` scope is missing.
+HTML sign-in page Slack serves when the ``files:read`` scope is missing (told
+apart from an HTML page uploaded as ".pdf" by asking ``files.info``).
 Posting replies is left to ``adapters/slack_reply.py``.
 """
 
@@ -23,26 +24,23 @@ from urllib.parse import urlsplit
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from adapters.replies import HISTORY_FALLBACK
 from adapters.service import Attachment
 from adapters.slack_format import explain_api_error
 from papertrail.errors import PaperTrailError
 from papertrail.names import safe_filename
+from papertrail.uploads import check_size, has_pdf_signature, looks_like_pdf, too_large
 
 log = logging.getLogger(__name__)
 
-HISTORY_LIMIT = 20  # channel messages searched for earlier PDFs
+HISTORY_LIMIT = HISTORY_FALLBACK  # channel messages searched for PDFs shared earlier
 THREAD_LIMIT = 200  # thread replies searched (one page of conversations.replies)
 _GONE = ("tombstone", "hidden_by_limit")  # deleted, or hidden by the free plan's limit
-SIGNATURE_WINDOW = 1024  # the PDF spec allows junk before "%PDF" within the first KiB
 
 
 def is_pdf(file: dict) -> bool:
     name = str(file.get("name") or file.get("title") or "").lower()
-    return (
-        file.get("filetype") == "pdf"
-        or file.get("mimetype") == "application/pdf"
-        or name.endswith(".pdf")
-    )
+    return file.get("filetype") == "pdf" or looks_like_pdf(name, file.get("mimetype") or "")
 
 
 def _origin(url: str) -> tuple[str, str]:
@@ -71,25 +69,20 @@ class _SameOriginAuth(urllib.request.HTTPRedirectHandler):
 class SlackDownloader:
     """Downloads Slack-hosted files with the bot token."""
 
-    def __init__(self, token: str, *, max_bytes: int, timeout: float = 60.0) -> None:
+    def __init__(
+        self, token: str, *, max_bytes: int, timeout: float = 60.0, client: WebClient | None = None
+    ) -> None:
         self._authorization = f"Bearer {token}"
         self.max_bytes = max_bytes
         self.timeout = timeout
-
-    def _too_large(self, name: str, size: int) -> PaperTrailError:
-        return PaperTrailError(
-            f"{name} is {size / 1e6:.1f} MB, above the {self.max_bytes / 1e6:.0f} MB limit. "
-            "Split the PDF or ask an admin to raise PAPERTRAIL_MAX_PDF_MB.",
-            code="too_large",
-        )
+        self.client = client  # asks files.info whether an HTML answer means a missing scope
 
     def download(self, file: dict) -> bytes:
         """The file's bytes, checked to be a PDF; raises PaperTrailError with the fix."""
         raw = file.get("name") or file.get("title")  # the uploader's: shown only sanitised
         name = safe_filename(str(raw), suffix="") if raw else "the file"
         size = file.get("size")
-        if isinstance(size, int) and size > self.max_bytes:
-            raise self._too_large(name, size)
+        check_size(name, size if isinstance(size, int) else None, self.max_bytes)
         url = file.get("url_private_download") or file.get("url_private")
         if not url:
             raise PaperTrailError(
@@ -116,9 +109,10 @@ class SlackDownloader:
                 code="download",
             ) from None
         if len(data) > self.max_bytes:
-            raise self._too_large(name, len(data))
-        if b"%PDF" not in data[:SIGNATURE_WINDOW]:
-            if content_type == "text/html" or data.lstrip()[:1] == b"<":
+            raise too_large(name, None, self.max_bytes)  # cut off: the true size is unknown
+        if not has_pdf_signature(data):
+            html_page = content_type == "text/html" or data.lstrip()[:1] == b"<"
+            if html_page and self._scope_missing(str(file.get("id", ""))):
                 raise PaperTrailError(
                     f"I could not download {name}: Slack sent a sign-in page instead of the "
                     "file, which means the app lacks the files:read scope. An admin should "
@@ -131,6 +125,20 @@ class SlackDownloader:
                 code="not_pdf",
             )
         return data
+
+    def _scope_missing(self, file_id: str) -> bool:
+        """Whether an HTML answer was Slack's sign-in page rather than the file itself.
+
+        ``files.info`` needs the same ``files:read`` scope: when it succeeds the
+        scope is there, and the upload is an HTML page named like a PDF.
+        """
+        if self.client is None or not file_id:
+            return True
+        try:
+            self.client.files_info(file=file_id)
+            return False
+        except SlackApiError as err:
+            return err.response.get("error") in ("missing_scope", "not_allowed_token_type")
 
 
 @dataclass(frozen=True)
@@ -161,7 +169,9 @@ class _Gatherer:
                 self.notes.append(note)
             return None
 
-    def add(self, files: list[dict], source: str, pdf_only: bool) -> None:
+    def add(
+        self, files: list[dict], source: str, pdf_only: bool, owner: str = "", post: str = ""
+    ) -> None:
         for file in files:
             file_id = str(file.get("id", ""))
             if not file_id or file_id in self.seen or file.get("mode") in _GONE:
@@ -182,6 +192,8 @@ class _Gatherer:
                     mimetype=str(file.get("mimetype") or ""),
                     key=file_id,
                     source=source,
+                    owner=owner,
+                    post=post,
                 )
             )
 
@@ -230,8 +242,17 @@ def gather(
             else:
                 history.append(message)
     g.add(own, "message", pdf_only=False)
-    for message in thread:
-        g.add(list(message.get("files") or []), "thread", pdf_only=True)
-    for message in history:
-        g.add(list(message.get("files") or []), "history", pdf_only=True)
+    for source, messages in (("thread", thread), ("history", history)):
+        for m in messages:
+            files = list(m.get("files") or [])
+            g.add(files, source, pdf_only=True, owner=m.get("user", ""), post=m.get("ts", ""))
+    return Found(tuple(g.out), tuple(g.notes))
+
+
+def share_attachments(
+    client: WebClient, downloader: SlackDownloader, files: list[dict], *, owner: str, post: str
+) -> Found:
+    """The PDFs among ``files`` of one post, shared by ``owner`` (for indexing on drop)."""
+    g = _Gatherer(client, downloader)
+    g.add(files, "message", pdf_only=True, owner=owner, post=post)
     return Found(tuple(g.out), tuple(g.notes))

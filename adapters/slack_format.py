@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adapters.service import Reply
+from adapters.chat_text import clip, split_text
+from adapters.replies import Reply, Source
 
 SECTION_LIMIT = 3000  # characters in one section block's text (Slack's limit)
 TEXT_LIMIT = 4000  # characters in a message's fallback ``text`` (Slack truncates later)
@@ -51,43 +52,6 @@ def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def split_text(text: str, limit: int = SECTION_LIMIT) -> list[str]:
-    """Cut escaped ``text`` into pieces <= ``limit``, at paragraph, line or word ends.
-
-    A hard cut never lands inside an entity such as ``&amp;``.
-    """
-    pieces: list[str] = []
-    rest = text.strip()
-    while len(rest) > limit:
-        window = rest[:limit]
-        cut = -1
-        for sep in ("\n\n", "\n", ". ", " "):
-            at = window.rfind(sep)
-            if at > limit // 2:  # a boundary in the first half would waste half a block
-                cut = at + len(sep)
-                break
-        if cut < 0:
-            cut = limit
-            amp = window.rfind("&", max(0, limit - 6))  # longest entity: "&amp;" (5 chars)
-            if amp >= 0 and ";" not in window[amp:]:
-                cut = amp
-        pieces.append(rest[:cut].rstrip())
-        rest = rest[cut:].lstrip()
-    if rest:
-        pieces.append(rest)
-    return pieces
-
-
-def truncate(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    amp = cut.rfind("&", max(0, len(cut) - 5))
-    if amp >= 0 and ";" not in cut[amp:]:
-        cut = cut[:amp]
-    return cut + "…"
-
-
 def _section(text: str) -> dict:
     # verbatim: Slack must not auto-link URLs or channel names in document text.
     return {"type": "section", "text": {"type": "mrkdwn", "text": text, "verbatim": True}}
@@ -105,18 +69,30 @@ def reply_blocks(reply: Reply) -> list[dict]:
     blocks: list[dict] = []
     for warning in reply.warnings:  # above the answer, so an ungrounded answer reads as such
         icon = "" if warning.startswith(("⚠", ":warning:")) else ":warning: "
-        for piece in split_text(icon + escape(warning)):
+        for piece in split_text(icon + escape(warning), SECTION_LIMIT):
             blocks.append(_section(piece))
     body = _ICON.get(reply.kind, "") + escape(reply.text) if reply.text.strip() else ""
-    for piece in split_text(body):
+    for piece in split_text(body, SECTION_LIMIT):
         blocks.append(_section(piece))
     if reply.sources:
-        listing = "*Sources*\n" + "\n".join(escape(s) for s in reply.sources)
-        for piece in split_text(listing):
+        listing = "*Sources*\n" + "\n".join(source_text(s) for s in reply.sources)
+        for piece in split_text(listing, SECTION_LIMIT):
             blocks.append(_context(piece))
     if reply.footer.strip():
-        blocks.append(_context(truncate(escape(reply.footer), SECTION_LIMIT)))
+        blocks.append(_context(clip(escape(reply.footer), SECTION_LIMIT)))
     return blocks
+
+
+def source_text(source: Source) -> str:
+    """A source's title ("[1] report.pdf, page 3") and its evidence quoted below.
+
+    In curly quotes rather than mrkdwn's ``>`` quote: every ``<`` and ``>`` that
+    reaches Slack is escaped, so no raw ``>`` is ever sent.
+    """
+    line = escape(source.title)
+    if source.evidence:
+        line += f"\n“{escape(source.evidence)}”"
+    return line
 
 
 def reply_messages(reply: Reply) -> list[SlackMessage]:
@@ -137,19 +113,19 @@ def reply_messages(reply: Reply) -> list[SlackMessage]:
     messages = []
     for i, group in enumerate(groups):
         fallback = first_text if i == 0 else block_text(group[0])
-        messages.append(SlackMessage(truncate(fallback, TEXT_LIMIT), tuple(group)))
+        messages.append(SlackMessage(clip(fallback, TEXT_LIMIT), tuple(group)))
     return messages
 
 
 def progress_message(line: str) -> SlackMessage:
     text = ":hourglass_flowing_sand: " + escape(line)
-    return SlackMessage(truncate(text, TEXT_LIMIT), (_context(truncate(text, SECTION_LIMIT)),))
+    return SlackMessage(clip(text, TEXT_LIMIT), (_context(clip(text, SECTION_LIMIT)),))
 
 
 def notice_message(line: str) -> SlackMessage:
     """A one-line notice from the adapter itself, e.g. a missing-scope fix."""
     text = ":warning: " + escape(line)
-    return SlackMessage(truncate(text, TEXT_LIMIT), (_section(truncate(text, SECTION_LIMIT)),))
+    return SlackMessage(clip(text, TEXT_LIMIT), (_section(clip(text, SECTION_LIMIT)),))
 
 
 def block_text(block: dict) -> str:

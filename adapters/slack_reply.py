@@ -19,14 +19,14 @@ from collections.abc import Callable
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from adapters.service import Reply
+from adapters.chat_text import split_text
+from adapters.replies import Reply
 from adapters.slack_format import (
     SlackMessage,
     explain_api_error,
     notice_message,
     progress_message,
     reply_messages,
-    split_text,
 )
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,7 @@ class ThreadResponder:
         *,
         interval: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
+        progress_ts: str | None = None,
     ) -> None:
         self.client = client
         self.channel = channel
@@ -60,11 +61,17 @@ class ThreadResponder:
         self.interval = interval
         self._clock = clock
         self._lock = threading.Lock()
-        self._progress_ts: str | None = None  # the message progress lines are written into
+        # the message progress lines are written into (one posted earlier, if given)
+        self._progress_ts: str | None = progress_ts
         self._last_progress = float("-inf")
         self._broken = False  # posting failed for good (not in channel, no chat:write)
 
     # progress -----------------------------------------------------------
+
+    @property
+    def progress_ts(self) -> str | None:
+        """The ts of the progress message, once one was posted."""
+        return self._progress_ts
 
     def progress(self, line: str) -> None:
         """Show ``line``; calls closer than ``interval`` apart are dropped but the first."""

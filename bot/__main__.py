@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import re
 import signal
 import sys
@@ -25,6 +24,7 @@ from bot.config import BotConfig, load_config, require, slack_mode
 from bot.health import health_payload, serve_health
 from bot.logs import redact, setup_logging
 from papertrail.errors import PaperTrailError
+from papertrail.offline import offline_env
 
 log = logging.getLogger("bot")
 
@@ -82,20 +82,21 @@ def main(
     except PaperTrailError as exc:
         return _fail(exc)
 
-    _offline_defaults(cfg)
+    offline_env()
     default_level = "WARNING" if args.mode == "local" else "INFO"
     setup_logging(cfg.log_level or default_level, cfg.secrets())
     previous = _on_sigterm_interrupt()
-    service = health = None
+    service = health = coord = None
     try:
-        from bot.wiring import build_service, describe_service
+        from bot.wiring import build_service, describe_service, open_coordination
 
         log.info("starting %s; %s", args.mode, describe_service(cfg))
-        service = build_service(cfg, pipeline)
+        coord = open_coordination(cfg)  # None unless REDIS_URL: several workers
+        service = build_service(cfg, pipeline, coord)
         if cfg.health_port and not (args.mode == "slack" and slack_mode(cfg) == "http"):
             # Slack HTTP mode serves /healthz on its own server, on the same port
             health = serve_health(cfg.health_port, lambda: health_payload(service, mode=args.mode))
-        return _run(args, cfg, service, stdin=stdin, stdout=stdout)
+        return _run(args, cfg, service, coord, stdin=stdin, stdout=stdout)
     except PaperTrailError as exc:
         return _fail(exc)
     except KeyboardInterrupt:
@@ -114,12 +115,16 @@ def main(
             from bot.wiring import close_service
 
             close_service(service)
+        if coord is not None:
+            coord.close()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
         log.info("stopped")
 
 
-def _run(args, cfg: BotConfig, service, *, stdin, stdout) -> int:
+def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
+    from bot.wiring import discord_options, slack_options
+
     if args.mode == "slack":
         from adapters.slack import build_slack_app, run_http, run_socket_mode
 
@@ -129,6 +134,7 @@ def _run(args, cfg: BotConfig, service, *, stdin, stdout) -> int:
             signing_secret=cfg.slack_signing_secret or None,
             api_url=cfg.slack_api_url or None,
             max_pdf_bytes=cfg.settings.max_pdf_bytes,
+            **slack_options(coord),
         )
         if slack_mode(cfg) == "socket":
             log.info("Slack Socket Mode")
@@ -145,6 +151,7 @@ def _run(args, cfg: BotConfig, service, *, stdin, stdout) -> int:
             service,
             api_url=cfg.discord_api_url or None,
             gateway_url=cfg.discord_gateway_url or None,
+            **discord_options(cfg),
         )
         return 0
     from adapters.local import LocalConsole, run_batch, run_interactive
@@ -180,17 +187,6 @@ def platform_error(exc: BaseException) -> PaperTrailError | None:
             code="config",
         )
     return None
-
-
-def _offline_defaults(cfg: BotConfig) -> None:
-    """No telemetry, and no model-hub calls when the bundled model is used."""
-    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")  # Chroma
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # no fork warnings from threads
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # tqdm bars garble the logs
-    if not cfg.settings.embedding_model:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
 def _fail(exc: PaperTrailError) -> int:

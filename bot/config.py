@@ -11,14 +11,13 @@ platforms is left to ``bot/__main__.py``.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dotenv import dotenv_values
-
+from papertrail.envvars import describe as describe_fields
+from papertrail.envvars import env_field, env_fields, environment, read_env
 from papertrail.errors import PaperTrailError
 from papertrail.settings import Settings
 
@@ -27,11 +26,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _DISCORD_TOKEN = re.compile(r"^[\w-]+\.[\w-]+\.[\w-]+$")  # id.timestamp.hmac, base64url parts
 
 
-def _f(default, env: str, help: str, *, secret: bool = False):
-    # repr=False keeps secrets out of reprs, tracebacks with locals and debug logs
-    return field(
-        default=default, repr=not secret, metadata={"env": env, "help": help, "secret": secret}
-    )
+_f = env_field
 
 
 @dataclass(frozen=True)
@@ -75,6 +70,24 @@ class BotConfig:
         "PAPERTRAIL_LOG_LEVEL",
         "DEBUG, INFO, WARNING or ERROR; empty = INFO for the bots, WARNING for local.",
     )
+    # -- multi-worker mode (README "Several workers") ----------------------------
+    redis_url: str = _f(
+        "",
+        "REDIS_URL",
+        "Redis for several interchangeable workers (with CHROMA_HOST); empty = one process.",
+        secret=True,  # may carry a password
+    )
+    job_idle_seconds: float = _f(
+        60.0,
+        "PAPERTRAIL_JOB_IDLE_SECONDS",
+        "With REDIS_URL: seconds after a worker's death before another takes over its jobs.",
+    )
+    discord_shard_count: int = _f(
+        0, "DISCORD_SHARD_COUNT", "Discord shards in total; 0 = one process, no sharding."
+    )
+    discord_shard_ids: str = _f(
+        "", "DISCORD_SHARD_IDS", "Comma-separated shards this process runs, e.g. 0,1."
+    )
 
     def secrets(self) -> tuple[str, ...]:
         """Every configured secret value, for the log redactor."""
@@ -87,12 +100,12 @@ class BotConfig:
 
 
 def _platform_fields() -> list[dataclasses.Field]:
-    return [f for f in dataclasses.fields(BotConfig) if "env" in f.metadata]
+    return env_fields(BotConfig)
 
 
 def describe() -> list[tuple[str, str, str]]:
     """(env var, default, help) for every bot variable: for ``.env.example`` and the README."""
-    return [(f.metadata["env"], str(f.default), f.metadata["help"]) for f in _platform_fields()]
+    return describe_fields(BotConfig)
 
 
 def load_config(
@@ -103,16 +116,9 @@ def load_config(
     A variable set in the environment, even to an empty string, wins over the
     file; ``dotenv_path=None`` or a missing file reads the environment only.
     """
-    merged: dict[str, str] = {}
-    if dotenv_path and os.path.isfile(dotenv_path):
-        merged.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
-    merged.update(os.environ if env is None else env)
-    values: dict[str, object] = {"settings": Settings.from_env(merged)}
-    for f in _platform_fields():
-        raw = merged.get(f.metadata["env"], "").strip()
-        if raw:
-            values[f.name] = _parse(f, raw)
-    return BotConfig(**values)
+    merged = environment(env, dotenv_path)
+    values = read_env(BotConfig, merged, _parse)
+    return BotConfig(settings=Settings.from_env(merged), **values)
 
 
 def _parse(f: dataclasses.Field, raw: str):
@@ -130,6 +136,10 @@ def _parse(f: dataclasses.Field, raw: str):
                 code="config",
             )
         return port
+    if f.name in ("job_idle_seconds", "discord_shard_count"):
+        return _number(f, raw)
+    if f.name == "discord_shard_ids":
+        return ",".join(str(i) for i in shard_ids(raw))
     if f.name == "log_level":
         level = raw.upper()
         if level not in LOG_LEVELS:
@@ -139,6 +149,34 @@ def _parse(f: dataclasses.Field, raw: str):
             )
         return level
     return raw
+
+
+def _number(f: dataclasses.Field, raw: str):
+    kind = type(f.default)
+    try:
+        value = kind(raw)
+    except ValueError:
+        value = -1
+    if value < 0 or (kind is float and value == 0):
+        raise PaperTrailError(
+            f"{f.metadata['env']}={raw!r} is not valid: {f.metadata['help']}", code="config"
+        )
+    return value
+
+
+def shard_ids(raw: str) -> tuple[int, ...]:
+    """``"0, 2"`` -> ``(0, 2)``; PaperTrailError naming DISCORD_SHARD_IDS otherwise."""
+    try:
+        ids = tuple(int(p) for p in raw.split(",") if p.strip())
+    except ValueError:
+        ids = (-1,)
+    if not ids or min(ids) < 0 or len(set(ids)) != len(ids):
+        raise PaperTrailError(
+            f"DISCORD_SHARD_IDS={raw!r} is not a list of distinct shard numbers: "
+            "write them like 0,1.",
+            code="config",
+        )
+    return ids
 
 
 def slack_mode(cfg: BotConfig) -> str:
@@ -156,6 +194,7 @@ def require(cfg: BotConfig, mode: str) -> None:
         _require_slack(cfg)
     elif mode == "discord":
         _require_discord(cfg)
+        _require_shards(cfg)
 
 
 def _require_slack(cfg: BotConfig) -> None:
@@ -204,6 +243,18 @@ def _require_discord(cfg: BotConfig) -> None:
             "DISCORD_TOKEN does not look like a bot token (three parts separated by dots): "
             "copy it from Bot > Reset Token in the developer portal, not the client secret "
             "or application id.",
+            code="config",
+        )
+
+
+def _require_shards(cfg: BotConfig) -> None:
+    ids = shard_ids(cfg.discord_shard_ids) if cfg.discord_shard_ids else ()
+    if ids and not cfg.discord_shard_count:
+        _missing("DISCORD_SHARD_COUNT", "set the total number of shards with DISCORD_SHARD_IDS")
+    if ids and max(ids) >= cfg.discord_shard_count:
+        raise PaperTrailError(
+            f"DISCORD_SHARD_IDS names shard {max(ids)} but DISCORD_SHARD_COUNT is "
+            f"{cfg.discord_shard_count}: shards are numbered from 0 to DISCORD_SHARD_COUNT - 1.",
             code="config",
         )
 

@@ -2,30 +2,114 @@
 
 One place decides how the pipeline is assembled, so the Slack, Discord and
 local processes answer identically. Tests pass their own pipeline (built from
-``tests/fakes.py``) instead of the real embedder, store and generator. Which
-platform to start is ``bot/__main__.py``'s business.
+``tests/fakes.py``) instead of the real embedder, store and generator. With
+``REDIS_URL`` (multi-worker mode) ``open_coordination`` connects to Redis and
+hands the shared seams to the pipeline (indexing leases, token budget) and to
+the adapters (de-duplication, jobs, Discord shards, the share registry and
+thread memory of ``adapters/redis_state.py``). Which platform to start
+is ``bot/__main__.py``'s business.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from adapters.service import ChatService
-from bot.config import BotConfig
+from bot.config import BotConfig, shard_ids
+from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
 
 log = logging.getLogger(__name__)
 
 
-def build_service(cfg: BotConfig, pipeline: PaperTrail | None = None) -> ChatService:
+@dataclass(frozen=True)
+class Coordination:
+    """What the workers of one deployment share through Redis."""
+
+    client: object  # redis.Redis
+    seen: object  # papertrail.coord.Seen
+    leases: object  # papertrail.coord.Leases
+    budget: object  # papertrail.redis_coord.RedisTokenBudget
+    job_idle: float  # seconds
+
+    def jobs(self, name: str, capacity: int):
+        from adapters.jobs import RedisJobs
+
+        return RedisJobs(self.client, name, idle=self.job_idle, capacity=capacity)
+
+    def service_options(self) -> dict:
+        """``ChatService`` keyword arguments: the share registry and thread memory."""
+        from adapters.redis_state import RedisShares, RedisThreads
+
+        return {"shares": RedisShares(self.client), "threads": RedisThreads(self.client)}
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def open_coordination(cfg: BotConfig) -> Coordination | None:
+    """Connect to ``REDIS_URL``; None without it (the one-process default)."""
+    if not cfg.redis_url:
+        return None
+    if not cfg.settings.chroma_host:
+        raise PaperTrailError(
+            "REDIS_URL is set but CHROMA_HOST is not: several workers must share one Chroma "
+            "server (`chroma run`). Set CHROMA_HOST/CHROMA_PORT, or unset REDIS_URL.",
+            code="config",
+        )
+    from papertrail.redis_coord import RedisLeases, RedisSeen, RedisTokenBudget, connect
+
+    client = connect(cfg.redis_url)
+    return Coordination(
+        client=client,
+        seen=RedisSeen(client),
+        leases=RedisLeases(client),
+        budget=RedisTokenBudget(client, cfg.settings.daily_token_budget),
+        job_idle=cfg.job_idle_seconds,
+    )
+
+
+SLACK_WORKERS = 8  # threads answering Slack jobs in one process (build_slack_app's default)
+
+
+def slack_options(coord: Coordination | None) -> dict:
+    """``build_slack_app`` keyword arguments for multi-worker mode ({} by default)."""
+    if coord is None:
+        return {}
+    return {"seen": coord.seen, "jobs": coord.jobs("slack", SLACK_WORKERS)}
+
+
+def discord_options(cfg: BotConfig) -> dict:
+    """discord.py client options for sharding: ``shard_count`` and ``shard_ids``."""
+    if not cfg.discord_shard_count:
+        return {}
+    ids = shard_ids(cfg.discord_shard_ids) if cfg.discord_shard_ids else None
+    return {"shard_count": cfg.discord_shard_count, "shard_ids": list(ids) if ids else None}
+
+
+def build_service(
+    cfg: BotConfig, pipeline: PaperTrail | None = None, coord: Coordination | None = None
+) -> ChatService:
     """The shared ``ChatService``; ``pipeline`` defaults to ``PaperTrail.from_settings``."""
     if pipeline is None:
-        pipeline = PaperTrail.from_settings(cfg.settings)
+        shared = {"leases": coord.leases, "budget": coord.budget} if coord else {}
+        pipeline = PaperTrail.from_settings(cfg.settings, **shared)
     # the model loads while the bot connects, not when the first PDF arrives (~8 s)
     warm_up = getattr(pipeline, "warm_up", None)
     if callable(warm_up):
         warm_up()
-    return ChatService(pipeline, cfg.settings)
+    state = coord.service_options() if coord else {}
+    return ChatService(pipeline, cfg.settings, complete=_llm_complete(pipeline), **state)
+
+
+def _llm_complete(pipeline: PaperTrail):
+    """The answering LLM as a plain ``messages -> text`` call, to condense follow-ups;
+    None offline. Its failures fall back to the offline rewrite (papertrail/followup.py)."""
+    complete = getattr(getattr(pipeline, "generator", None), "_complete", None)
+    if not callable(complete):
+        return None
+    return lambda messages: complete(messages)[0]  # (text, tokens used)
 
 
 def describe_service(cfg: BotConfig) -> str:
@@ -38,7 +122,8 @@ def describe_service(cfg: BotConfig) -> str:
     else:
         llm = "offline extractive answers (no GROQ_API_KEY)"
     store = f"Chroma at {s.chroma_host}:{s.chroma_port}" if s.chroma_host else f"{s.data_dir}"
-    return f"answers: {llm}; index: {store}"
+    workers = "; several workers (REDIS_URL)" if cfg.redis_url else ""
+    return f"answers: {llm}; index: {store}{workers}"
 
 
 def close_service(service: ChatService) -> None:

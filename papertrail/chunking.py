@@ -60,7 +60,7 @@ def chunk_blocks(
     chunks: list[Chunk] = []
     for page, units in pages.items():
         for group, fresh in _pack(units, size, overlap):
-            text = join_lines([u.text for u in group])
+            text, starts = _join([u.text for u in group])
             if not any(c.isalnum() for c in text):
                 continue
             chunks.append(
@@ -71,6 +71,7 @@ def chunk_blocks(
                     page=page,
                     text=text,
                     rects=tuple(u.rect for u in group),
+                    lines=starts,
                     # the heading in force where the chunk starts, else the first one inside
                     section=next((u.section for u in group[fresh:] if u.section), ""),
                 )
@@ -80,7 +81,13 @@ def chunk_blocks(
 
 def join_lines(lines: Sequence[str]) -> str:
     """Join lines with spaces, rejoining words hyphenated at a line end ("pos-" + "sible")."""
+    return _join(lines)[0]
+
+
+def _join(lines: Sequence[str]) -> tuple[str, tuple[int, ...]]:
+    """``join_lines`` and the offset where each line starts in the result."""
     out = ""
+    starts = []
     for text in lines:
         if not out:
             out = text
@@ -90,7 +97,8 @@ def join_lines(lines: Sequence[str]) -> str:
             out = out + text if "-" in last_word[:-1] else out[:-1] + text
         else:
             out = f"{out} {text}"
-    return out
+        starts.append(len(out) - len(text))
+    return out, tuple(starts)
 
 
 def split_line(text: str, rect: Rect, size: int) -> list[tuple[str, Rect]]:
@@ -103,7 +111,7 @@ def split_line(text: str, rect: Rect, size: int) -> list[tuple[str, Rect]]:
         start = text.find(piece, pos)
         start = pos if start < 0 else start
         pos = start + len(piece)
-        out.append((piece, _share(rect, start / len(text), pos / len(text), is_rtl(text))))
+        out.append((piece, line_part(rect, start / len(text), pos / len(text), is_rtl(text))))
     return out
 
 
@@ -125,7 +133,7 @@ def _pack_words(parts: list[str], size: int, sep: str) -> list[str]:
     return out
 
 
-def _share(rect: Rect, a: float, b: float, rtl: bool) -> Rect:
+def line_part(rect: Rect, a: float, b: float, rtl: bool) -> Rect:
     """The part of a line's box holding characters ``a``..``b`` (fractions of its length).
 
     Proportional to character count along the width; a box taller than wide

@@ -1,51 +1,52 @@
-"""The offline answerer: quotes the retrieved sentences that best answer the question.
+"""The offline answerer: states a table figure, or quotes the sentences that answer.
 
 ``ExtractiveGenerator`` implements the ``Generator`` protocol without an LLM.
-It splits each retrieved excerpt into sentences (long table runs into rows),
-scores each against the question by the question's rarity-weighted words and
-figures it contains, by embedding cosine when an embedder is given, and by the
-excerpt's rank, then quotes the best few that do not repeat each other, one
-per line, each with the ``[n]`` of its excerpt. When nothing scores well
-enough it returns the refusal sentence. It never paraphrases, so its
-citations pass verification by construction; it does not compute, compare or
-summarise, and it leaves the "extractive" label to the caller.
+For a question about an amount that a retrieved table holds, it states the
+row, the year and the value with its unit (``table_answer``). Otherwise it
+takes the quotable sentences of each excerpt (``quotable``: no headings,
+labels, column headings or sentences cut by the excerpt), scores each against
+the question by the question's rarity-weighted words and figures it contains,
+by embedding cosine when an embedder is given, and by the excerpt's rank, and
+quotes the best few that do not repeat each other, one per line, each with the
+``[n]`` of its excerpt: the best excerpt's sentences first, each excerpt's in
+reading order. When nothing scores well enough it returns the refusal
+sentence. It never paraphrases prose, so its citations pass verification by
+construction; it does not compute, compare or summarise, and it leaves the
+"extractive" label to the caller.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from papertrail.figures import claim_figures, excerpt_numbers
+from papertrail.figures import claim_figures
 from papertrail.protocols import Embedder
-from papertrail.sentences import split_sentences
+from papertrail.quotable import quotable
 from papertrail.settings import REFUSAL
+from papertrail.table_answer import figure_answer
 from papertrail.types import Draft, Hit
 from papertrail.verify import coverage
 from papertrail.words import content_words, rarity, stem
 
-MIN_WORDS = 4  # shorter sentences are fragments or labels, not answers
 MIN_RELEVANCE = 0.3  # best sentence must reach this (0..1) or the answer is a refusal
 KEEP_RATIO = 0.7  # further sentences must score this share of the best one
 RANK_BONUS = 0.1  # the top excerpt's edge over the last, added to relevance
 QUANTITY_BONUS = 0.1  # for a sentence with figures when the question asks for a quantity
 MAX_OVERLAP = 0.6  # word overlap (Jaccard) above which a sentence repeats a chosen one
-MAX_CHARS = 400  # longer sentences are cut into rows or pieces
 TOPIC_SHARE = 0.6  # a question word in this share of the excerpts is the document's topic
 FOCUS_RARITY = 1.5  # rarer than everyday words: "chief" 1.9, "many" 1.1 (textnorm.rarity)
 FOCUS_SIM = 0.6  # cosine at which a sentence answers the question without its focus words
 SHORTLIST = 12  # sentences per question scored with the embedding model
-TABLE_NUMBERS = 6  # a "sentence" with this many numbers is a table run: quote it by rows
+OPENS_PENALTY = 0.05  # an excerpt's first sentence may have begun in the excerpt before
 _QUANTITY = re.compile(
     r"\bhow (much|many|large|big|long|often)\b|\b(amount|number|total|percent(age)?|rate|"
     r"ratio|value|size|cost|price|revenue|income|sales|margin|score|figure)s?\b",
     re.I,
 )
-_ROW_START = re.compile(r"(?<=[\d)%\u2014-])\s+(?=[A-Z][a-z])")  # "... 3,033 Basic earnings"
 
 
 @dataclass(frozen=True)
@@ -54,37 +55,7 @@ class _Candidate:
     hit: int  # 1-based index of the excerpt
     score: float
     words: frozenset[str]
-
-
-def candidate_sentences(text: str) -> list[str]:
-    """Whole sentences of an excerpt; table runs cut into rows, overlong text into pieces."""
-    out = []
-    for s in split_sentences(text, hard_newlines=False):
-        pieces = [s]
-        if len(s) > MAX_CHARS or len(excerpt_numbers(s)) >= TABLE_NUMBERS:
-            pieces = [p for p in _ROW_START.split(s) if p.strip()]
-        for p in pieces:
-            while len(p) > MAX_CHARS:
-                cut = p.rfind(" ", 0, MAX_CHARS)
-                cut = cut if cut > MAX_CHARS // 2 else MAX_CHARS
-                out.append(p[:cut].strip())
-                p = p[cut:].strip()
-            out.append(p.strip())
-    # A fragment cut off by the excerpt's start or a sentence of two words says too
-    # little, unless it is all the excerpt holds (a title page, a one-line notice).
-    if len(out) == 1 and out[0] and not out[0][0].islower():
-        return out
-    return [s for s in out if word_count(s) >= MIN_WORDS and not s[0].islower()]
-
-
-def word_count(text: str) -> int:
-    """Words of ``text``; in scripts written without spaces each wide character counts.
-
-    A Chinese or Japanese sentence is one "word" to ``str.split`` but a
-    character there is about a morpheme, as in ``pagetext.has_text``.
-    """
-    wide = sum(unicodedata.east_asian_width(c) in ("W", "F") and c.isalpha() for c in text)
-    return len(text.split()) + wide
+    heading: frozenset[str] = frozenset()  # words of the section heading above it
 
 
 class ExtractiveGenerator:
@@ -97,6 +68,8 @@ class ExtractiveGenerator:
         self.max_sentences = max(1, max_sentences)
 
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
+        if _QUANTITY.search(question) and (figure := figure_answer(question, hits)):
+            return Draft(text=_cite(*figure), mode=self.mode)
         chosen = self.select(question, hits)
         if not chosen:
             return Draft(text=REFUSAL, mode=self.mode)
@@ -105,15 +78,17 @@ class ExtractiveGenerator:
 
     def select(self, question: str, hits: Sequence[Hit]) -> list[_Candidate]:
         """The sentences to quote, best first; empty when none is relevant enough."""
-        pool = [(i + 1, s) for i, h in enumerate(hits) for s in candidate_sentences(h.chunk.text)]
+        quotes = [(i + 1, q) for i, h in enumerate(hits) for q in quotable(h.chunk)]
+        pool = [(n, q.text) for n, q in quotes]
         if not pool or not content_words(question):
             return []
         wants_figures = bool(_QUANTITY.search(question))
         lexical = [coverage(question, s, hits[n - 1].chunk.section)[0] for n, s in pool]
         bonus = [
             RANK_BONUS * (1 - (n - 1) / max(1, len(hits)))
-            + (QUANTITY_BONUS if wants_figures and claim_figures(s) else 0.0)
-            for n, s in pool
+            + (QUANTITY_BONUS if wants_figures and claim_figures(q.text) else 0.0)
+            - (OPENS_PENALTY if q.opens else 0.0)
+            for n, q in quotes
         ]
         # Only the lexically best few are embedded: that bounds the cost per question.
         shortlist = sorted(range(len(pool)), key=lambda k: -(lexical[k] + bonus[k]))
@@ -127,23 +102,33 @@ class ExtractiveGenerator:
             if relevance <= 0:
                 continue
             words = frozenset(stem(w) for w in content_words(s))
-            if focus and not focus & words and (sims is None or sims[j] < FOCUS_SIM):
+            heading = frozenset(stem(w) for w in content_words(hits[n - 1].chunk.section))
+            on_focus = focus & (words | heading)  # the heading above says what it is about
+            if focus and not on_focus and (sims is None or sims[j] < FOCUS_SIM):
                 continue  # it shares only the document's topic words with the question
-            scored.append((relevance, _Candidate(s, n, relevance + bonus[k], words)))
+            scored.append((relevance, _Candidate(s, n, relevance + bonus[k], words, heading)))
         if not scored or max(r for r, _ in scored) < MIN_RELEVANCE:
             return []
         scored.sort(key=lambda rc: -rc[1].score)
         best = scored[0][1].score
+        rare = {stem(w) for w in content_words(question) if rarity(w) >= FOCUS_RARITY}
         chosen: list[_Candidate] = []
         for _, c in scored:
             if len(chosen) == self.max_sentences or c.score < KEEP_RATIO * best:
                 break
             if any(_overlap(c.words, o.words) > MAX_OVERLAP for o in chosen):
                 continue
+            if wants_figures and chosen and _other_subject(c, chosen[0], rare):
+                continue
             chosen.append(c)
-        # Quote in reading order: by excerpt, then as the sentences came.
+        if wants_figures and claim_figures(chosen[0].text):  # the best states an amount:
+            chosen = [c for c in chosen if claim_figures(c.text)]  # the rest must add one too
+        # Readable order: excerpts by their best sentence, each excerpt's in reading order.
         order = {(n, s): k for k, (n, s) in enumerate(pool)}
-        return sorted(chosen, key=lambda c: order[(c.hit, c.text)])
+        first = {}
+        for rank, c in enumerate(chosen):
+            first.setdefault(c.hit, rank)
+        return sorted(chosen, key=lambda c: (first[c.hit], order[(c.hit, c.text)]))
 
     @staticmethod
     def _focus(question: str, hits: Sequence[Hit]) -> frozenset[str]:
@@ -167,6 +152,13 @@ class ExtractiveGenerator:
             return None
         vecs = np.asarray(self.embedder.embed([question, *sentences]))
         return vecs[1:] @ vecs[0]
+
+
+def _other_subject(c: _Candidate, best: _Candidate, asked: set[str]) -> bool:
+    """A further figure about something else: it lacks a question word the best sentence
+    has and adds none, its heading included ("41.8 BLEU on English-to-French" beside the
+    English-to-German one; but "8 GPUs" under "Hardware" adds to "12 hours")."""
+    return bool((best.words & asked) - c.words) and not ((c.words | c.heading) & asked) - best.words
 
 
 def _overlap(a: frozenset[str], b: frozenset[str]) -> float:

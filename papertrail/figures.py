@@ -22,13 +22,28 @@ _WORDS = {
     "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
     "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "dozen": 12,
 }  # fmt: skip
-_NUM = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d])|(?<![\w.])\.\d+")
+# Digit groups as written in English (1,234,567), Indian (12,34,567) and continental
+# European (1.234.567,89) text; a lone "1.234" stays a decimal.
+_NUM = re.compile(
+    r"(?<![\d.,])(?:\d{1,2}(?:,\d\d)+,\d{3}(?!,\d)|\d{1,3}(?:,\d{3})+|\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?"
+    r"(?![\d.])|\d{1,3}(?:\.\d{3})+,\d+|\d+)(?:\.\d+)?(?![\d])|(?<![\w.])\.\d+"
+)
+_EUROPEAN = re.compile(r"^\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?$|^\d{1,3}(?:\.\d{3})+,\d+$")
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9,
-           "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}  # fmt: skip
-_SCALE = re.compile(r"\s?(thousand|million|billion|trillion|mn|bn|tn|[kmb])s?(?![^\W\d_])", re.I)
-_IN_UNITS = re.compile(r"\bin (?:usd |us\$ |\$ ?|dollars? )?(thousands|millions|billions)\b", re.I)
-_CURRENCY = "$€£¥"
-_AMOUNT_WORDS = re.compile(r"\b(usd|dollars?|eur|euros?|revenue|sales|cash|income)\b", re.I)
+           "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "lakh": 1e5, "lac": 1e5,
+           "crore": 1e7}  # fmt: skip
+_SCALE = re.compile(
+    r"\s?(thousand|million|billion|trillion|lakh|lac|crore|mn|bn|tn|[kmb])s?(?![^\W\d_])", re.I
+)
+_IN_UNITS = re.compile(
+    r"\bin (?:usd |us\$ |\$ ?|dollars? |rs\.? |inr |₹ ?)?"
+    r"(thousands|millions|billions|lakhs|crores)\b",
+    re.I,
+)
+_CURRENCY = "$€£¥₹"
+_AMOUNT_WORDS = re.compile(
+    r"\b(usd|dollars?|eur|euros?|inr|rs|rupees?|revenue|sales|cash|income)\b", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -61,6 +76,13 @@ class Number:
     spelled: bool = False  # "twelve" rather than "12"
 
 
+def _value(raw: str) -> str:
+    """The digits of a written number with a point for decimals: "3,02,16,492" -> "30216492"."""
+    if _EUROPEAN.match(raw):
+        return raw.replace(".", "").replace(",", ".")
+    return raw.replace(",", "")
+
+
 def _scale_at(text: str, pos: int) -> float:
     m = _SCALE.match(text, pos)
     if not m or (len(m.group(1)) == 1 and m.group().startswith(" ")):
@@ -73,7 +95,9 @@ def claim_figures(text: str) -> list[Figure]:
 
     Left out: citation markers, list markers ("(1)", "1."), years (1900-2100
     without a currency sign), and digits glued to letters, which name things
-    rather than count them ("FY2019", "Q2", "COVID-19", "P100", "10-K", "40K").
+    rather than count them ("FY2019", "Q2", "COVID-19", "P100", "10-K", "40K"),
+    unless the letters are a scale ("450mn", "$4.6B"). Digits may be grouped the
+    English, Indian or continental way ("3,02,16,492" is 30,216,492).
     """
     text = strip_markers(normalize(text))
     in_units = _IN_UNITS.search(text)
@@ -85,14 +109,16 @@ def claim_figures(text: str) -> list[Figure]:
         before, after = text[max(0, start - 2) : start], text[end : end + 3]
         money = before.strip()[-1:] in tuple(_CURRENCY) or after[:1] in _CURRENCY
         scale = _scale_at(text, end)
-        glued = after[:1].isalpha() and not (money and scale)  # "40K" names; "$4.6B" counts
+        # "40K" names a thing; "$4.6B" and "450mn" count
+        word = _SCALE.match(text, end)
+        glued = after[:1].isalpha() and not (money and scale or word and len(word.group(1)) > 1)
         if before[-1:].isalpha() or before[-1:] == "_" or glued:
             continue
         if re.match(r"[^\W\d_]-$", before) or re.match(r"-[^\W\d_](?![^\W\d_])", after):
             continue  # "COVID-19", "10-K", "8-K"
         if before[-1:] == "(" and after[:1] == ")" and raw.isdigit() and int(raw) < 100:
             continue  # "(1)": a list or footnote marker
-        digits = raw.replace(",", "")
+        digits = _value(raw)
         if not money and "," not in raw and "." not in raw and 1900 <= int(digits) <= 2100:
             continue  # a year
         frac = digits.split(".")[1].rstrip("0") if "." in digits else ""
@@ -118,7 +144,8 @@ def excerpt_numbers(text: str) -> list[Number]:
         raw = m.group()
         pct = bool(re.match(r"\s?%", text[m.end() :]))
         scale = _scale_at(text, m.end())
-        out.append(Number(float(raw.replace(",", "")), scale, pct, "." not in raw))
+        value = _value(raw)
+        out.append(Number(float(value), scale, pct, "." not in value))
     for m in TOKEN.finditer(text):
         word = m.group().lower()
         if word in _WORDS:

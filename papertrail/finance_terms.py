@@ -27,14 +27,23 @@ _NAMED = {
     BALANCE: r"balance sheets?|statements? of financial (?:position|condition)",
     CASH: r"cash flows? statements?|statements? of cash flows?",
 }
-# Metrics computed from a statement's line items (their usual textbook source).
+# Where an analysis concept's figures live (textbook knowledge of the statements, not
+# any question's wording): margins and coverage come from the income statement,
+# liquidity, leverage and capital intensity from the balance sheet, cash returned to
+# shareholders and investment from the cash flow statement.
+_MARGINS = r"(?:gross|operating|profit|net|ebitda?r?|ebit) margins?|margin (?:profile|change)"
 _IMPLIED = {
     INCOME: r"\bdpo\b|days payable|inventory turnover|sold its inventory|return on assets|\broa\b"
-    r"|fixed asset turnover|capex as a %",
+    r"|fixed asset turnover|capex as a %|" + _MARGINS + r"|interest coverage|\bebitd?a?r?\b"
+    r"|effective tax rate|earnings per share|\beps\b|revenue growth|topline|top line"
+    r"|capital[- ]intensi|return on equity|\broe\b",
     BALANCE: r"\bdpo\b|days payable|inventory turnover|sold its inventory|return on assets|\broa\b"
     r"|fixed asset turnover|working capital|total current (?:assets|liabilities)"
-    r"|accounts payable",
-    CASH: r"\bcapex\b|capital expenditures?",
+    r"|accounts payable|current ratio|quick ratio|liquidity|debt[- ]to[- ]equity|leverage"
+    r"|capital[- ]intensi|return on equity|\broe\b|total assets|book value",
+    CASH: r"\bcapex\b|capital expenditures?|free cash flow|dividends? (?:paid|payout)"
+    r"|paid (?:out )?(?:\w+ )?dividends|(?:share|stock) (?:buyback|repurchase)s?"
+    r"|cash from operations|operating cash flow|capital[- ]intensi",
 }
 # How filings title the statements (headings): "comprehensive income" is not INCOME.
 _TITLES = {
@@ -56,6 +65,17 @@ _EXPANSIONS = (
     (r"working capital", "total current assets total current liabilities"),
     (r"gross margin", "gross profit cost of sales"),
     (r"\bebitda\b", "depreciation amortization operating income"),
+    (r"operating margin|\bebit\b", "operating income net sales revenues"),
+    (r"(?:net|profit) margin", "net income net sales revenues"),
+    (r"interest coverage", "operating income interest expense"),
+    (r"effective tax rate", "provision for income taxes income before income taxes"),
+    (r"free cash flow", "net cash provided by operating activities capital expenditures"),
+    (r"capital[- ]intensi", "property plant equipment capital expenditures revenues"),
+    (r"dividends?", "dividends paid"),
+    (r"buyback|repurchase", "repurchases of common stock"),
+    (r"current ratio|quick ratio|liquidity", "total current assets total current liabilities"),
+    (r"debt[- ]to[- ]equity|leverage", "long-term debt total equity"),
+    (r"\beps\b|earnings per share", "earnings per share diluted net income"),
 )
 # Answer-format instructions: a sentence holding one (and no question) is dropped.
 _INSTRUCTION = re.compile(

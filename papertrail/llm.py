@@ -2,11 +2,12 @@
 
 Builds the prompt (numbered excerpts labelled with file and page, rules for
 citing and refusing, excerpts fenced as data), calls the provider with bounded
-retries that honour ``retry-after``, keeps the daily token budget, and falls
-back to another Generator (the extractive one) with a user-facing note when
-the provider is down, rate limited, out of tokens or rejects the key. Raw
-provider bodies carry organisation ids: they only reach the log, redacted.
-Not here: checking citations (``verify``), the extractive answerer, streaming.
+retries that honour its rate-limit headers (read by ``retry_after``), keeps
+the daily token budget, and falls back to another Generator (the extractive
+one) with a user-facing note when the provider is down, rate limited, out of
+tokens or rejects the key. Raw provider bodies carry organisation ids: they
+only reach the log, redacted. Not here: checking citations (``verify``), the
+extractive answerer, streaming.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ import logging
 import random
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from email.utils import parsedate_to_datetime
 
 import groq
 import httpx
@@ -26,6 +26,7 @@ from papertrail.budget import TokenBudget, estimate_tokens
 from papertrail.errors import PaperTrailError
 from papertrail.prompt import SYSTEM_PROMPT, build_messages, clean_output, excerpt_label
 from papertrail.protocols import Generator
+from papertrail.retry_after import parse_retry_after
 from papertrail.settings import REFUSAL, Settings
 from papertrail.types import Draft, Hit
 
@@ -46,57 +47,12 @@ MAX_WAIT = 20.0  # seconds; a longer retry-after means "not now": fall back at o
 BASE_DELAY = 0.5  # seconds before the first retry without retry-after, doubled each time
 
 _SECRET = re.compile(r"\b(org|gsk|sk|proj|user|key)([-_])[A-Za-z0-9_-]{4,}", re.IGNORECASE)
-_RESETS = ("tokens", "requests")  # Groq's x-ratelimit-reset-* windows
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
 
 
 def redact(body: object, limit: int = 300) -> str:
     """A provider body fit for the log: ids and keys masked, truncated."""
     text = _SECRET.sub(lambda m: f"{m.group(1)}{m.group(2)}[redacted]", str(body))
     return text if len(text) <= limit else text[:limit] + "…"
-
-
-# -- rate-limit headers ----------------------------------------------------------
-
-
-def parse_duration(value: str) -> float | None:
-    """Seconds in ``"7"``, ``"0.5"``, ``"2m59.56s"``, ``"340ms"`` or ``"1h2m"``; None if not."""
-    value = value.strip()
-    try:
-        return float(value)
-    except ValueError:
-        pass
-    if not value or _DURATION.sub("", value):
-        return None  # something other than number+unit pairs
-    scale = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
-    return sum(float(num) * scale[unit] for num, unit in _DURATION.findall(value))
-
-
-def parse_retry_after(
-    headers: Mapping[str, str], body: str = "", now: float | None = None
-) -> float | None:
-    """Seconds the provider asks us to wait, from ``retry-after-ms``, ``retry-after``
-    (seconds or an HTTP date) or Groq's ``x-ratelimit-reset-{tokens,requests}``."""
-    h = httpx.Headers(headers)  # case-insensitive
-    now = time.time() if now is None else now
-    if (ms := h.get("retry-after-ms")) and (v := parse_duration(ms)) is not None:
-        return max(0.0, v / 1000)
-    if raw := h.get("retry-after"):
-        if (v := parse_duration(raw)) is not None:
-            return max(0.0, v)
-        try:
-            return max(0.0, parsedate_to_datetime(raw).timestamp() - now)
-        except (TypeError, ValueError):
-            pass
-    low = body.lower()
-    if "per day" in low:
-        return None  # the reset headers count per-minute windows, not the daily one
-    resets = {k: parse_duration(h.get(f"x-ratelimit-reset-{k}", "")) for k in _RESETS}
-    which = "tokens" if "token" in low else "requests" if "request" in low else ""
-    if which and resets[which] is not None:
-        return resets[which]
-    known = [v for v in resets.values() if v is not None]
-    return max(known) if known else None
 
 
 # -- calling a provider with retries -------------------------------------------

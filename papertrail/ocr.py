@@ -7,10 +7,10 @@ turned by 90, 180 or 270 degrees are handled: the shape of the detected text
 boxes and a quick reading of a few of them both ways up give the turn, the
 lines are recognised upright, and their boxes are the ones found on the
 original image, so highlights land on the words.
-``cer`` scores OCR text against a reference, and ``python -m papertrail.ocr
-PDF --ref TXT`` prints each page's time and CER. Left out: deskewing by small
-angles, handwriting, vertical CJK columns, per-word boxes and languages other
-than the model's (Chinese + Latin script).
+Measuring it (the CER against a reference text, ``python -m
+papertrail.measure.ocr_cer``) lives in ``papertrail/measure/ocr_cer.py``. Left
+out: deskewing by small angles, handwriting, vertical CJK columns, per-word
+boxes and languages other than the model's (Chinese + Latin script).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from papertrail.layout import TextBlock, TextLine, reading_order
+from papertrail.offline import offline_env
 from papertrail.types import Rect
 
 DET_SIDE = 1600  # px: longest side of the copy text boxes are detected on ...
@@ -187,7 +188,7 @@ class RapidOcrEngine:
         if self._ocr is None:
             with self._load_lock:
                 if self._ocr is None:
-                    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+                    offline_env()  # before onnxruntime is imported
                     from rapidocr_onnxruntime import RapidOCR
 
                     ocr = RapidOCR(intra_op_num_threads=1)  # see recognise()
@@ -227,31 +228,6 @@ def rotate(pts: np.ndarray, turns: int, w: int, h: int) -> np.ndarray:
     return np.stack(out, axis=1).astype(np.float32)
 
 
-def cer(hyp: str, ref: str) -> float:
-    """Character error rate: Levenshtein distance / reference length, whitespace collapsed."""
-    a, b = " ".join(hyp.split()), " ".join(ref.split())
-    if not b:
-        return float(bool(a))
-    return levenshtein(a, b) / len(b)
-
-
-def levenshtein(a: str, b: str) -> int:
-    """Edit distance in O(len(a) * len(b)) time, one numpy row at a time."""
-    if not a or not b:
-        return len(a) or len(b)
-    bb = np.frombuffer(b.encode("utf-32-le"), dtype=np.uint32)
-    steps = np.arange(len(b) + 1)
-    row = steps.copy()
-    for i, ch in enumerate(a, 1):
-        sub = row[:-1] + (bb != ord(ch))  # substitute (or match)
-        new = np.empty_like(row)
-        new[0] = i
-        new[1:] = np.minimum(sub, row[1:] + 1)  # ... or delete ch
-        # insertions run along the row: new[j] = min_k(new[k] + j - k)
-        row = np.minimum.accumulate(new - steps) + steps
-    return int(row[-1])
-
-
 def _scaled(r: Rect, k: float, w: int, h: int) -> Rect:
     return Rect(r.x0 * k, r.y0 * k, min(w, r.x1 * k), min(h, r.y1 * k))
 
@@ -287,40 +263,3 @@ def _resize(img: np.ndarray, scale: float) -> np.ndarray:
 
     size = (max(1, round(img.shape[1] * scale)), max(1, round(img.shape[0] * scale)))
     return cv2.resize(img, size, interpolation=cv2.INTER_AREA)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m papertrail.ocr PDF [--ref TXT]``: OCR every page; time, turns and CER."""
-    import argparse
-    import time
-    from pathlib import Path
-
-    import pymupdf
-
-    p = argparse.ArgumentParser(prog="python -m papertrail.ocr")
-    p.add_argument("pdf", type=Path)
-    p.add_argument("--ref", type=Path, help="reference text of each page, for the CER")
-    p.add_argument("--dpi", type=int, default=int(DEFAULT_DPI))
-    args = p.parse_args(argv)
-    engine = get_ocr()
-    if engine is None:
-        print("rapidocr_onnxruntime is not installed")
-        return 1
-    ref = args.ref.read_text() if args.ref else None
-    with pymupdf.open(args.pdf) as doc:
-        for page in doc:
-            png = page.get_pixmap(dpi=args.dpi).tobytes("png")
-            start, cpu = time.perf_counter(), time.process_time()
-            turns, lines = engine.read_scored(png)
-            wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-            text = "\n".join(t for t, _, _ in lines)
-            score = f"  CER {cer(text, ref):.3f}" if ref is not None else ""
-            print(
-                f"page {page.number + 1}: {len(lines)} lines, {len(text)} chars, "
-                f"turned {90 * turns} deg, {wall:.1f} s ({cpu:.1f} s CPU){score}"
-            )
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

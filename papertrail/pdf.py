@@ -25,6 +25,7 @@ from papertrail.layout import TextBlock, TextLine
 from papertrail.pagetext import body_size, clean_text, has_text, page_layout, to_block
 from papertrail.settings import Settings
 from papertrail.types import Block, Rect
+from papertrail.uploads import SIGNATURE_WINDOW, check_size, has_pdf_signature
 
 log = logging.getLogger(__name__)
 
@@ -129,9 +130,8 @@ def check_bytes(data: bytes, settings: Settings) -> None:
     """Refuse empty, non-PDF and oversized input before parsing anything."""
     if not data:
         raise PaperTrailError("The file is empty (0 bytes). Upload the PDF again.", code="empty")
-    head = data[:1024]
-    if b"%PDF" not in head:
-        low = head.lstrip().lower()
+    if not has_pdf_signature(data):
+        low = data[:SIGNATURE_WINDOW].lstrip().lower()
         if low.startswith((b"<!doctype html", b"<html", b"<?xml")) or b"<html" in low:
             raise PaperTrailError(
                 "The file is a web page, not a PDF: the download probably hit a sign-in page "
@@ -145,14 +145,7 @@ def check_bytes(data: bytes, settings: Settings) -> None:
             "not a link, image or other document.",
             code="not_pdf",
         )
-    limit = settings.max_pdf_bytes
-    if limit > 0 and len(data) > limit:
-        raise PaperTrailError(
-            f"This PDF is {len(data) / 1e6:.1f} MB, larger than the limit of "
-            f"{settings.max_pdf_mb:g} MB. Upload a smaller file, or raise the limit with "
-            "PAPERTRAIL_MAX_PDF_MB.",
-            code="too_large",
-        )
+    check_size("This PDF", len(data), settings.max_pdf_bytes)
 
 
 def open_document(data: bytes, password: str | None = None) -> pymupdf.Document:

@@ -4,7 +4,9 @@ Everything is per channel and synchronous; callers on an event loop run it in
 a thread, and callers that serve many channels serialise work per channel
 (``adapters/service.py``). The pieces are passed in, so tests build a
 ``PaperTrail`` from small fakes and ``from_settings`` builds the real one.
-It leaves out scheduling, chat formatting and platform I/O.
+With ``leases`` (multi-worker mode) one worker indexes a file while the others
+wait for it; with a Chroma server the PDFs for page images are shared
+(``pdf_files.py``). It leaves out scheduling, chat formatting and platform I/O.
 """
 
 from __future__ import annotations
@@ -13,28 +15,32 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
+from papertrail.blobs import Blobs, ChromaBlobs
 from papertrail.chunking import chunk_blocks
+from papertrail.coord import Leases, acquire_or_wait
 from papertrail.embed import Warmup
+from papertrail.embed_once import embed_once
 from papertrail.errors import PaperTrailError
 from papertrail.extractive import ExtractiveGenerator
 from papertrail.pdf import read_pdf
-from papertrail.protocols import Embedder, Generator
-from papertrail.render import render_snippets
+from papertrail.pdf_files import PdfFiles
+from papertrail.protocols import Embedder, Generator, Store
+from papertrail.render import render_citations
 from papertrail.retrieve import Retriever
 from papertrail.settings import Settings
-from papertrail.store import ChromaStore, open_store
-from papertrail.types import Answer, Document
+from papertrail.store import open_store
+from papertrail.types import Answer, Citation, Document, Snippet
 from papertrail.verify import verify_answer
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]  # (pages done, pages total)
 EMBED_BATCH = 256  # chunks per embedding call: fills the embedder's workers; progress per call
+LEASE_TTL = 30.0  # seconds an indexing lease outlives its holder: how soon a crash is taken over
 
 
 @dataclass(frozen=True)
@@ -54,9 +60,11 @@ class PaperTrail:
         settings: Settings,
         *,
         embedder: Embedder,
-        store: ChromaStore,
+        store: Store,
         generator: Generator | None = None,
         ocr=None,
+        leases: Leases | None = None,
+        blobs: Blobs | None = None,
     ) -> None:
         self.settings = settings
         self.embedder = embedder
@@ -64,12 +72,17 @@ class PaperTrail:
         self.generator = generator or ExtractiveGenerator(embedder)
         self.ocr = ocr
         self.retriever = Retriever(store, embedder)
-        self.files = Path(settings.data_dir) / "files"
+        self.files = PdfFiles(Path(settings.data_dir) / "files", shared=blobs)
         self.embed_batch = EMBED_BATCH
+        self.leases = leases  # multi-worker mode (bot/wiring.py): one worker indexes a file
+        self.lease_ttl = LEASE_TTL
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> PaperTrail:
-        """The production wiring: bundled model, Chroma, Groq or offline answers, OCR."""
+    def from_settings(cls, settings: Settings, **shared) -> PaperTrail:
+        """The production wiring: bundled model, Chroma, Groq or offline answers, OCR.
+
+        ``shared`` passes multi-worker seams (``leases``, ``budget``) from bot/wiring.py.
+        """
         from papertrail.embed import get_embedder
         from papertrail.embed_cache import MemoEmbedder
         from papertrail.llm import get_generator
@@ -90,8 +103,10 @@ class PaperTrail:
             settings,
             embedder=embedder,
             store=store,
-            generator=get_generator(settings, fallback=extractive),
+            generator=get_generator(settings, fallback=extractive, budget=shared.get("budget")),
             ocr=ocr,
+            leases=shared.get("leases"),
+            blobs=ChromaBlobs(store.client) if settings.chroma_host else None,
         )
 
     def warm_up(self) -> None:
@@ -117,6 +132,27 @@ class PaperTrail:
         """
         start = time.perf_counter()
         doc_id = hashlib.sha256(data).hexdigest()
+        if self.leases is None:
+            return self._ingest(channel, name, data, doc_id, start, password, progress, None)
+        got = acquire_or_wait(
+            self.leases,
+            f"index:{channel}:{doc_id}",
+            self.lease_ttl,
+            lambda: self._ready(channel, doc_id),
+            timeout=self.settings.max_index_seconds,
+        )
+        if isinstance(got, Document):  # another worker indexed it while we waited
+            return IngestResult(got, new=False, embedded=0)
+        try:
+            return self._ingest(channel, name, data, doc_id, start, password, progress, got)
+        finally:
+            got.release()
+
+    def _ready(self, channel: str, doc_id: str) -> Document | None:
+        known = self.store.get_document(channel, doc_id)
+        return known if known is not None and known.status == "ready" else None
+
+    def _ingest(self, channel, name, data, doc_id, start, password, progress, lease):
         known = self.store.get_document(channel, doc_id)
         if known is not None and known.status == "ready":
             return IngestResult(known, new=False, embedded=0)
@@ -164,7 +200,7 @@ class PaperTrail:
         embed_s = store_s = 0.0
         embedded = 0
         try:
-            self._save_pdf(channel, doc_id, data, password)
+            self.files.save(channel, doc_id, data, password)
             # the same bytes already embedded in another channel: copy their vectors
             known = self.store.vectors_elsewhere(channel, doc_id)
             for i in range(0, len(chunks), self.embed_batch):
@@ -175,9 +211,11 @@ class PaperTrail:
                         "(PAPERTRAIL_MAX_INDEX_SECONDS). Split the PDF or raise the limit.",
                         code="timeout",
                     )
+                if lease is not None:
+                    lease.check()  # stalled past the lease: another worker is indexing it
                 batch = chunks[i : i + self.embed_batch]
                 t0 = time.perf_counter()
-                vectors, fresh = self._vectors([c.text for c in batch], known)
+                vectors, fresh = embed_once(self.embedder, [c.text for c in batch], known)
                 embedded += fresh
                 t1 = time.perf_counter()
                 self.store.add_chunks(channel, batch, vectors)
@@ -189,8 +227,9 @@ class PaperTrail:
             doc = self.store.commit(doc)
             store_s += time.perf_counter() - t0
         except BaseException:
-            self.store.delete(channel, doc_id)
-            self._pdf_path(channel, doc_id).unlink(missing_ok=True)
+            if lease is None or not lease.lost:  # a lost lease's work is someone else's now
+                self.store.delete(channel, doc_id)
+                self.files.delete(channel, doc_id)
             raise
         try:
             self.retriever.warm(channel)  # build the BM25 index now, not on the first question
@@ -204,19 +243,6 @@ class PaperTrail:
             "total": time.perf_counter() - start,
         }
         return IngestResult(doc, True, embedded, parsed.warnings, timings)
-
-    def _vectors(self, texts: list[str], known: dict) -> tuple[np.ndarray, int]:
-        """Rows for ``texts``, embedding only those not in ``known`` (which gains them).
-
-        A text seen before in this document (a repeated header paragraph, a
-        boilerplate notice) or in another channel's copy is not embedded again.
-        Returns the rows and how many texts were embedded.
-        """
-        fresh = [t for t in dict.fromkeys(texts) if t not in known]
-        if fresh:
-            rows = np.asarray(self.embedder.embed(fresh), dtype=np.float32)
-            known.update(zip(fresh, rows, strict=True))
-        return np.stack([known[t] for t in texts]), len(fresh)
 
     # -- questions --------------------------------------------------------
 
@@ -250,9 +276,7 @@ class PaperTrail:
             channel, question, k=k or self.settings.top_k, doc_ids=doc_ids, mode=mode
         )
         draft = self.generator.generate(question, hits)
-        cited = [h.chunk.id for h in hits]
-        stored = self.store.chunk_vectors(channel, cited) if cited else {}
-        checked = verify_answer(draft.text, hits, embedder=self.embedder, chunk_vectors=stored)
+        checked = verify_answer(draft.text, hits, embedder=self.embedder)
         snippets = ()
         if render and checked.citations:
             snippets = tuple(self._render(channel, checked.citations))
@@ -272,11 +296,8 @@ class PaperTrail:
     def documents(self, channel: str) -> list[Document]:
         return self.store.documents(channel)
 
-    def forget(self, channel: str, name_or_id: str | None = None) -> list[Document]:
-        """Remove one document (by file name or sha256 prefix) or, with None, all.
-
-        Only this channel's copy goes; the same file in another channel stays.
-        """
+    def find(self, channel: str, name_or_id: str | None = None) -> list[Document]:
+        """The documents ``forget`` would remove: one by file name or sha256 prefix, or all."""
         docs = self.store.documents(channel)
         if name_or_id is not None:
             key = name_or_id.strip()
@@ -287,52 +308,37 @@ class PaperTrail:
             ]
             if len(key) < 6:  # a short prefix of a hash is too easy to hit by accident
                 docs = [d for d in docs if d.name.lower() == key.lower()]
-        for d in docs:
-            self.store.delete(channel, d.doc_id)
-            self._pdf_path(channel, d.doc_id).unlink(missing_ok=True)
         return docs
 
-    # -- files kept for rendering -----------------------------------------
+    def forget(self, channel: str, name_or_id: str | None = None) -> list[Document]:
+        """Remove one document (by file name or sha256 prefix) or, with None, all.
 
-    def _pdf_path(self, channel: str, doc_id: str) -> Path:
-        key = hashlib.sha256(channel.encode()).hexdigest()[:24]
-        return self.files / key / f"{doc_id}.pdf"
+        Only this channel's copy goes; the same file in another channel stays.
+        """
+        docs = self.find(channel, name_or_id)
+        for d in docs:
+            self.store.delete(channel, d.doc_id)
+            self.files.delete(channel, d.doc_id)
+        return docs
 
-    def _save_pdf(self, channel: str, doc_id: str, data: bytes, password: str | None) -> None:
-        if password:  # keep a decrypted copy so snippets render without the password
-            from papertrail.pdf import open_document
+    def render_later(self, channel: str, citations: Sequence[Citation]) -> Future[list[Snippet]]:
+        """Render the snippets of ``citations`` on a background thread.
 
-            with open_document(data, password=password) as doc:
-                data = doc.tobytes(encryption=1)  # PDF_ENCRYPT_NONE
-        path = self._pdf_path(channel, doc_id)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(data)
-        tmp.replace(path)
+        For a caller that posts the answer text first (``ask(render=False)``)
+        and attaches the pictures when they are ready: the reply does not wait
+        for rendering, and nothing is rendered for an answer never shown.
+        """
+        return _RENDERER.submit(self._render, channel, tuple(citations))
 
-    def _render(self, channel: str, citations) -> list:
-        by_doc: dict[str, dict[int, object]] = {}
-        seen: set[str] = set()
-        for c in citations:
-            if c.chunk is None or c.chunk.id in seen:
-                continue
-            seen.add(c.chunk.id)
-            by_doc.setdefault(c.chunk.doc_id, {})[c.n] = c.chunk
-        out = []
-        for doc_id, chunks in by_doc.items():
-            path = self._pdf_path(channel, doc_id)
-            if not path.exists():
-                log.warning("PDF for %s missing on disk; no snippet", doc_id[:12])
-                continue
-            try:
-                out.extend(
-                    render_snippets(
-                        path.read_bytes(),
-                        chunks,
-                        zoom=self.settings.render_zoom,
-                        max_width=self.settings.max_image_width,
-                    )
-                )
-            except Exception:  # a snippet is a bonus: never lose the answer over it
-                log.exception("rendering snippets of %s failed", doc_id[:12])
-        return sorted(out, key=lambda s: s.n)
+    def _render(self, channel: str, citations: Sequence[Citation]) -> list[Snippet]:
+        settings = self.settings
+        return render_citations(
+            citations,
+            lambda doc_id: self.files.load(channel, doc_id),
+            zoom=settings.render_zoom,
+            max_width=settings.max_image_width,
+        )
+
+
+# One thread: PyMuPDF serialises rendering anyway, and a queue keeps memory flat.
+_RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="papertrail-render")

@@ -1,17 +1,21 @@
-"""The seams of the pipeline: tiny Protocols with one required method each.
+"""The seams of the pipeline: tiny Protocols, each with only the methods it is called by.
 
-Real implementations live next to their idea (``embed.py``, ``generate.py``);
-tests pass in small real fakes (``tests/fakes.py``) instead of monkeypatching.
+``Embedder`` and ``Generator`` need one method each; ``Store`` the ten that
+``PaperTrail`` and ``Retriever`` call. Real implementations live next to their
+idea (``embed.py``, ``llm.py``, ``extractive.py``, ``store.py``); tests pass
+in small real fakes (``tests/fakes.py``) instead of monkeypatching. Opening,
+cleaning up and closing a store are the concrete store's business, not the
+seam's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 import numpy as np
 
-from papertrail.types import Draft, Hit
+from papertrail.types import Chunk, Document, Draft, Hit
 
 
 class Embedder(Protocol):
@@ -30,3 +34,43 @@ class Generator(Protocol):
     """Writes an answer to ``question`` citing ``hits`` as ``[1]``..``[len(hits)]``."""
 
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft: ...
+
+
+class Store(Protocol):
+    """Chunks and their vectors per channel, and the documents they belong to.
+
+    Ingest runs ``begin`` -> ``add_chunks``* -> ``commit``; until ``commit`` a
+    document is invisible to ``documents``, ``chunks`` and ``query``.
+    """
+
+    def collection_name(self, channel: str) -> str:
+        """A stable name for ``channel``'s chunks (the retriever keys its cache on it)."""
+        ...
+
+    def begin(self, doc: Document) -> None: ...
+
+    def add_chunks(self, channel: str, chunks: Sequence[Chunk], vectors: np.ndarray) -> None: ...
+
+    def commit(self, doc: Document) -> Document: ...
+
+    def get_document(self, channel: str, doc_id: str) -> Document | None: ...
+
+    def documents(self, channel: str) -> list[Document]:
+        """The ready documents of ``channel``, oldest first."""
+        ...
+
+    def delete(self, channel: str, doc_id: str) -> bool: ...
+
+    def chunks(self, channel: str, doc_ids: Iterable[str] | None = None) -> list[Chunk]: ...
+
+    def query(
+        self, channel: str, vector: np.ndarray, k: int, doc_ids: Iterable[str] | None = None
+    ) -> list[tuple[Chunk, float]]:
+        """The ``k`` nearest chunks with cosine similarity, best first."""
+        ...
+
+    def chunk_vectors(self, channel: str, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]: ...
+
+    def vectors_elsewhere(self, channel: str, doc_id: str) -> dict[str, np.ndarray]:
+        """Chunk text -> vector of ``doc_id`` as stored ready in another channel, or {}."""
+        ...

@@ -11,16 +11,18 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from papertrail.envvars import describe as describe_fields
+from papertrail.envvars import env_field, read_env
 from papertrail.errors import PaperTrailError
+from papertrail.uploads import DEFAULT_MAX_PDF_MB
 
 REFUSAL = "The documents provided do not contain the answer to this question."
 
 
-def _f(default, env: str, help: str):
-    return field(default=default, metadata={"env": env, "help": help})
+_f = env_field
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,9 @@ class Settings:
         "PAPERTRAIL_MODEL_CACHE",
         "Where the embedding model's ONNX export is kept (made once, ~7 s).",
     )
-    max_pdf_mb: float = _f(50.0, "PAPERTRAIL_MAX_PDF_MB", "Largest PDF accepted, in megabytes.")
+    max_pdf_mb: float = _f(
+        DEFAULT_MAX_PDF_MB, "PAPERTRAIL_MAX_PDF_MB", "Largest PDF accepted, in megabytes."
+    )
     max_pages: int = _f(1000, "PAPERTRAIL_MAX_PAGES", "Most pages accepted in one PDF.")
     max_index_seconds: float = _f(
         600.0, "PAPERTRAIL_MAX_INDEX_SECONDS", "Indexing of one PDF is abandoned after this."
@@ -84,13 +88,7 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> Settings:
         """Read every field from ``env`` (default ``os.environ``); unset keeps the default."""
-        env = os.environ if env is None else env
-        values = {}
-        for f in dataclasses.fields(cls):
-            raw = env.get(f.metadata["env"])
-            if raw is None or raw.strip() == "":
-                continue
-            values[f.name] = _parse(f, raw.strip())
+        values = read_env(cls, os.environ if env is None else env, _parse)
         values.update(overrides)
         return cls(**values)
 
@@ -132,7 +130,4 @@ def _parse(f: dataclasses.Field, raw: str):
 
 def describe() -> list[tuple[str, str, str]]:
     """(env var, default, help) for every setting: for the README and ``--help``."""
-    return [
-        (f.metadata["env"], str(f.default), f.metadata["help"])
-        for f in dataclasses.fields(Settings)
-    ]
+    return describe_fields(Settings)

@@ -11,15 +11,17 @@ documents. A crash mid-ingest therefore leaves an invisible half document,
 which ``begin`` (same document again) or ``cleanup`` removes. The registry
 lives in Chroma so a Chroma server serves several bot processes the same way
 as the embedded client. Vectors are always passed in (never Chroma's embedding
-function, which would download a model). It leaves out embedding, ranking
-fusion and any locking across processes.
+function, which would download a model). Chunk ids are ``<file sha256>:<chunk
+number>`` inside the channel's collection, so indexing the same file again
+upserts the same records. It leaves out embedding, ranking fusion and locking
+across processes (one worker indexes a file under a lease: ``coord.py``), and
+the metadata format (``chroma_meta.py``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import logging
 import threading
 import time
@@ -31,10 +33,11 @@ import chromadb
 import numpy as np
 from chromadb.config import Settings as ChromaSettings
 
+from papertrail.chroma_meta import chunk, chunk_meta, document, document_meta, rows
 from papertrail.embed import BUNDLED_NAME, model_name
 from papertrail.errors import PaperTrailError
 from papertrail.settings import Settings
-from papertrail.types import Chunk, Document, Rect
+from papertrail.types import Chunk, Document
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +170,7 @@ class ChromaStore:
                 ids=[c.id for c in part],
                 embeddings=vectors[i : i + self._batch],
                 documents=[c.text for c in part],
-                metadatas=[_chunk_meta(c) for c in part],
+                metadatas=[chunk_meta(c) for c in part],
             )
 
     def commit(self, doc: Document) -> Document:
@@ -188,34 +191,22 @@ class ChromaStore:
     # -- registry -----------------------------------------------------------
 
     def _put(self, doc: Document, *, status: str) -> None:
-        meta = {
-            "space": self.collection_name(doc.channel),
-            "model": self.model,
-            "channel": doc.channel,
-            "doc_id": doc.doc_id,
-            "name": doc.name,
-            "pages": int(doc.pages),
-            "chunks": int(doc.chunks),
-            "status": status,
-            "no_text_pages": json.dumps(list(doc.no_text_pages)),
-            "ocr_pages": json.dumps(list(doc.ocr_pages)),
-            "created": float(doc.created),
-            "updated": time.time(),  # unix seconds; lets ``cleanup`` spare fresh work
-        }
+        meta = document_meta(doc, status=status, space=self.collection_name(doc.channel))
+        meta["model"] = self.model
         rid = self._rid(doc.channel, doc.doc_id)
         self._registry.upsert(ids=[rid], embeddings=[[1.0]], metadatas=[meta])
 
     def get_document(self, channel: str, doc_id: str) -> Document | None:
         """The registered document, "ready" or "indexing", or None: one cheap lookup."""
         got = self._registry.get(ids=[self._rid(channel, doc_id)], include=["metadatas"])
-        return _document(got["metadatas"][0]) if got["ids"] else None
+        return document(got["metadatas"][0]) if got["ids"] else None
 
     def all_documents(self, channel: str) -> list[Document]:
         """Every registered document of ``channel``, indexing ones included, oldest first."""
         got = self._registry.get(
             where={"space": self.collection_name(channel)}, include=["metadatas"]
         )
-        docs = [_document(m) for m in got["metadatas"] if m.get("channel") == channel]
+        docs = [document(m) for m in got["metadatas"] if m.get("channel") == channel]
         return sorted(docs, key=lambda d: (d.created, d.name, d.doc_id))
 
     def documents(self, channel: str) -> list[Document]:
@@ -252,7 +243,7 @@ class ChromaStore:
         )
         cutoff = time.time() - older_than
         stale = [
-            _document(m)
+            document(m)
             for rid, m in zip(got["ids"], got["metadatas"], strict=True)
             if rid not in self._indexing and m.get("updated", 0.0) <= cutoff
         ]
@@ -270,7 +261,7 @@ class ChromaStore:
         for doc_id in self.ready_ids(channel, doc_ids):
             col = col or self._chunks_of(channel)
             got = col.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
-            part = [_chunk(t, m) for t, m in zip(got["documents"], got["metadatas"], strict=True)]
+            part = [chunk(t, m) for t, m in zip(got["documents"], got["metadatas"], strict=True)]
             out.extend(sorted(part, key=lambda c: c.index))
         return out
 
@@ -295,13 +286,13 @@ class ChromaStore:
             # chunks), so search everything and drop chunks of documents that are
             # not ready; fall back to the filter only if too few remain.
             n = int(k) + OVERFETCH
-            found = _rows(col.query(query_embeddings=query, n_results=n, include=include))
+            found = rows(col.query(query_embeddings=query, n_results=n, include=include))
             visible = set(ready)
             keep = [(c, s) for c, s in found if c.doc_id in visible]
             if len(keep) >= k or len(found) < n:
                 return keep[:k]
         where = {"doc_id": {"$in": ready}}
-        return _rows(col.query(query_embeddings=query, n_results=k, where=where, include=include))
+        return rows(col.query(query_embeddings=query, n_results=k, where=where, include=include))
 
     def chunk_vectors(self, channel: str, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors of ``chunk_ids`` in ``channel`` (unknown ids are left out)."""
@@ -346,47 +337,3 @@ def open_store(settings: Settings, model: str | None = None) -> ChromaStore:
     if settings.chroma_host:
         return ChromaStore.http(settings.chroma_host, settings.chroma_port, model=model)
     return ChromaStore.persistent(Path(settings.data_dir) / "chroma", model=model)
-
-
-def _rows(got: dict) -> list[tuple[Chunk, float]]:
-    """(chunk, cosine similarity) pairs of a one-vector Chroma query, best first."""
-    rows = zip(got["documents"][0], got["metadatas"][0], got["distances"][0], strict=True)
-    return [(_chunk(text, meta), 1.0 - float(dist)) for text, meta, dist in rows]
-
-
-def _chunk_meta(c: Chunk) -> dict:
-    return {
-        "doc_id": c.doc_id,
-        "doc_name": c.doc_name,
-        "index": int(c.index),
-        "page": int(c.page),
-        "section": c.section,
-        # JSON keeps every float exactly (repr round-trips)
-        "rects": json.dumps([[r.x0, r.y0, r.x1, r.y1] for r in c.rects]),
-    }
-
-
-def _chunk(text: str, m: dict) -> Chunk:
-    return Chunk(
-        doc_id=m["doc_id"],
-        doc_name=m["doc_name"],
-        index=int(m["index"]),
-        page=int(m["page"]),
-        text=text or "",
-        rects=tuple(Rect(*r) for r in json.loads(m["rects"])),
-        section=m.get("section", ""),
-    )
-
-
-def _document(m: dict) -> Document:
-    return Document(
-        channel=m["channel"],
-        doc_id=m["doc_id"],
-        name=m["name"],
-        pages=int(m["pages"]),
-        chunks=int(m["chunks"]),
-        status=m["status"],
-        no_text_pages=tuple(json.loads(m.get("no_text_pages", "[]"))),
-        ocr_pages=tuple(json.loads(m.get("ocr_pages", "[]"))),
-        created=float(m.get("created", 0.0)),
-    )

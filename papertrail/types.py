@@ -9,7 +9,7 @@ Nothing here knows about Chroma, Slack or Discord.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,9 @@ class Chunk:
     """A retrievable passage: never crosses a page.
 
     ``rects`` are the boxes of exactly the lines whose text is in ``text``,
-    overlap included. ``section`` is the nearest heading above the chunk, if any.
+    overlap included, and ``lines`` where each of those lines starts in ``text``
+    (empty in indexes built before it was stored). ``section`` is the nearest
+    heading above the chunk, if any.
     """
 
     doc_id: str  # sha256 hex of the PDF bytes
@@ -78,6 +80,7 @@ class Chunk:
     text: str
     rects: tuple[Rect, ...]
     section: str = ""
+    lines: tuple[int, ...] = ()  # offset in ``text`` where each line of ``rects`` starts
 
     @property
     def id(self) -> str:
@@ -142,7 +145,7 @@ class Citation:
     chunk: Chunk | None  # None when the marker pointed at no excerpt
     supported: bool
     reason: str  # why it was kept or dropped, for people
-    scores: dict[str, float] = field(default_factory=dict)  # signals behind the verdict
+    scores: tuple[tuple[str, float], ...] = ()  # (name, value) signals behind the verdict
     evidence: Evidence | None = None  # the supporting span of ``chunk``, when one was found
 
 

@@ -123,7 +123,8 @@ def word_keys(text: str) -> set[str]:
 
     Stems of its words, compounds written apart or split by a hyphen or a line
     break ("d_model" / "dmodel", "pos- sible"), and acronyms of consecutive words
-    ("CEO" for "Chief Executive Officer"), stored as ``"acr:ceo"``.
+    ("CEO" for "Chief Executive Officer"), stored as ``"acr:ceo"``, and their
+    prefixes of five letters or more, stored as ``"pre:gener"``.
     """
     norm = normalize(text)
     toks = tokens(norm)
@@ -141,6 +142,8 @@ def word_keys(text: str) -> set[str]:
             for n in (2, 3, 4, 5):
                 if i + n <= len(seq):
                     keys.add("acr:" + "".join(seq[i : i + n]))
+    # prefixes of 5+ letters, so ``found`` matches derivations by lookup, not by a scan
+    keys |= {"pre:" + k[:n] for k in keys if k[:4] != "acr:" for n in range(5, len(k))}
     return keys
 
 
@@ -153,7 +156,7 @@ def found(word: str, keys: set[str], *, acronym: bool = False) -> bool:
     # starts the other and the shorter is still a real word stem (5+ letters).
     if len(s) < 5:
         return False
-    return any(len(k) >= 5 and (k.startswith(s) or s.startswith(k)) for k in keys)
+    return "pre:" + s in keys or any(s[:n] in keys for n in range(5, len(s)))
 
 
 # --- BM25 terms ---------------------------------------------------------------------

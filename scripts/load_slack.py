@@ -12,8 +12,13 @@ once, latency from the first delivery to the answer message as the fake saw it
 is missing or answered twice, 2 on the global ``--timeout``. A benchmark, not
 a test: pytest never runs it.
 
+``--workers N`` runs N real ``python -m bot slack`` processes in multi-worker
+mode instead (a real redis-server and ``chroma run`` on loopback, see
+``load_cluster.py``), with the deliveries spread over them round-robin.
+
     .venv/bin/python scripts/load_slack.py               # realistic: the real model
     .venv/bin/python scripts/load_slack.py --fake-embedder
+    .venv/bin/python scripts/load_slack.py --workers 2   # two worker processes
 """
 
 from __future__ import annotations
@@ -34,11 +39,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-OFFLINE = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ORT_DISABLE_TELEMETRY": "1"}
-for key, value in {**OFFLINE, "ANONYMIZED_TELEMETRY": "False"}.items():
-    os.environ.setdefault(key, value)
+from papertrail.offline import offline_env  # noqa: E402
 
-import pymupdf  # noqa: E402
+offline_env()
+
+
+from load_data import SITES, channel_pdf  # noqa: E402  (scripts/ is sys.path[0])
 
 from adapters.service import ChatService  # noqa: E402
 from adapters.slack import build_slack_app  # noqa: E402
@@ -51,20 +57,6 @@ SECRET = "load-benchmark-signing-secret"
 PROGRESS = ":hourglass"  # how slack_format starts a progress line
 SLACK_RETRIES = 3  # Slack retries a delivery that failed or timed out, up to 3 times
 SETTLE = 1.0  # seconds to wait after the last answer for a late duplicate to show up
-SITES = ["Aldergrove", "Brightwater", "Cinderford", "Dunmore", "Elmstead", "Fernhill",
-         "Glenrock", "Hollowmere", "Ivybridge", "Juniper Bay", "Kingsreach"]  # fmt: skip
-FACTS = [  # (question, sentence with {site} and {n}, expected text with {n})
-    ("How many turbines does the {site} wind farm have?",
-     "The {site} wind farm has {n} turbines on the northern ridge.", "{n} turbines"),
-    ("When did the {site} wind farm open?",
-     "The {site} wind farm opened in {year} after two years of construction.", "{year}"),
-    ("What does the {site} wind farm cost to run each year?",
-     "Running the {site} wind farm costs {n}.5 million euros each year.", "{n}.5 million"),
-    ("How many people work at the {site} wind farm?",
-     "A staff of {staff} engineers works at the {site} wind farm.", "{staff} engineers"),
-    ("How often are the {site} gearboxes inspected?",
-     "The {site} gearboxes are inspected every {months} months.", "{months} months"),
-]  # fmt: skip
 
 
 class TimedSlack(FakeSlack):
@@ -88,24 +80,6 @@ class TimedSlack(FakeSlack):
                              if m["ts"] == p.get("ts")), None)  # fmt: skip
                     self.answered_at.setdefault((channel, thread or ""), now)
         return out
-
-
-def channel_pdf(site: str, k: int) -> tuple[bytes, list[tuple[str, str]]]:
-    """A two-page report about one wind farm; its (question, expected answer) pairs."""
-    values = {"site": site, "n": 20 + 7 * k, "year": 1995 + k, "staff": 40 + 3 * k,
-              "months": 6 + k}  # fmt: skip
-    sentences = [f.format(**values) for _, f, _ in FACTS]
-    filler = (f"The {site} site lies on open moorland. Access roads were rebuilt in the spring. "
-              "Noise is monitored at the three nearest farms. ") * 4  # fmt: skip
-    doc = pymupdf.open()
-    for text in (
-        f"{site} wind farm annual report. {filler}" + " ".join(sentences[:3]),
-        filler + " ".join(sentences[3:]),
-    ):
-        page = doc.new_page(width=612, height=792)
-        page.insert_textbox(pymupdf.Rect(72, 72, 540, 720), text, fontsize=11, fontname="helv")
-    qa = [(q.format(**values), e.format(**values)) for q, _, e in FACTS]
-    return doc.tobytes(), qa
 
 
 def build_pipeline(settings: Settings, fake_embedder: bool) -> PaperTrail:
@@ -278,17 +252,29 @@ def run(args) -> int:
     t_start = time.monotonic()
     deadline = t_start + args.timeout
     figures = {"load_before": load(), "channels": args.channels}
-    data = tempfile.TemporaryDirectory(prefix="papertrail-load-")
-    pipeline = build_pipeline(Settings(data_dir=Path(data.name), ocr=False), args.fake_embedder)
-    t0 = time.monotonic()
-    pipeline.embedder.embed(["warm up"])  # the model loads here, outside the figures
-    figures["model_s"] = time.monotonic() - t0
-    figures["embedder"] = "HashEmbedder" if args.fake_embedder else pipeline.embedder.name
     fake = TimedSlack()
-    app = build_slack_app(
-        ChatService(pipeline), bot_token=fake.token, signing_secret=SECRET, api_url=fake.api_url
-    )
-    bot = RunningBot(app, SECRET)
+    bot = data = None
+    if args.workers:
+        from load_cluster import Cluster
+
+        bot = Cluster(fake, args.workers)  # worker start-up, model load included
+        figures["model_s"] = bot.ready_s
+        figures["embedder"] = f"all-MiniLM-L6-v2 in {args.workers} worker processes"
+    else:
+        data = tempfile.TemporaryDirectory(prefix="papertrail-load-")
+        settings = Settings(data_dir=Path(data.name), ocr=False)
+        pipeline = build_pipeline(settings, args.fake_embedder)
+        t0 = time.monotonic()
+        pipeline.embedder.embed(["warm up"])  # the model loads here, outside the figures
+        figures["model_s"] = time.monotonic() - t0
+        figures["embedder"] = "HashEmbedder" if args.fake_embedder else pipeline.embedder.name
+        app = build_slack_app(
+            ChatService(pipeline),
+            bot_token=fake.token,
+            signing_secret=SECRET,
+            api_url=fake.api_url,
+        )
+        bot = RunningBot(app, SECRET)
     try:
         channels = [f"C{100 + k}" for k in range(args.channels)]
         t0 = time.monotonic()
@@ -305,6 +291,10 @@ def run(args) -> int:
         figures["load_s"] = time.monotonic() - t0
         time.sleep(SETTLE)
         figures["total_s"] = time.monotonic() - t_start
+        if args.workers:
+            rss = bot.peak_rss_mb()
+            print(f"worker peak RSS: {', '.join(f'{r:.0f}' for r in rss)} MB (VmHWM)")
+            print(f"jobs run per worker (indexings + questions): {bot.jobs_per_worker()}")
         code = report(fake, mentions, deliveries, acks, figures)
         if figures.get("timed_out"):
             print(f"global timeout of {args.timeout:g} s reached", file=sys.stderr)
@@ -317,7 +307,8 @@ def run(args) -> int:
         logging.disable(logging.CRITICAL)  # jobs cut off by the shutdown only make noise now
         bot.close()
         fake.close()
-        data.cleanup()
+        if data is not None:
+            data.cleanup()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -326,6 +317,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--channels", type=int, default=10)
     parser.add_argument("--timeout", type=float, default=300.0, help="global limit, seconds")
     parser.add_argument("--fake-embedder", action="store_true", help="HashEmbedder: no model")
+    parser.add_argument(
+        "--workers", type=int, default=0, help="N bot processes on Redis + Chroma (0 = in-process)"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger().handlers[0].setLevel(logging.WARNING)  # bm25s logs at DEBUG itself

@@ -1,16 +1,15 @@
 """Test-wide environment: no network, no telemetry, no hub downloads."""
 
 import logging
-import os
 import sys
 import threading
 
 import pytest
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+from papertrail.offline import offline_env
+from tests.services import chroma_server, redis_client, redis_server  # noqa: F401 (fixtures)
+
+offline_env()
 
 
 @pytest.fixture

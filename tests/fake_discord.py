@@ -171,10 +171,40 @@ class FakeDiscord:
         with self._changed:
             self.history[channel_id].append(msg)
             self._changed.notify_all()
-        event = dict(msg, guild_id=str(GUILD_ID))
+        event = dict(msg, guild_id=str(GUILD_ID), member=payloads.member(author))
         coro = self._dispatch("MESSAGE_CREATE", event)
         asyncio.run_coroutine_threadsafe(coro, self._loop).result(5)
         return msg
+
+    def delete(self, channel_id: int, *messages: dict) -> None:
+        """Users delete ``messages``: gone from history; MESSAGE_DELETE for one message,
+        MESSAGE_DELETE_BULK (a moderator's purge) for several."""
+        ids = [m["id"] for m in messages]
+        with self._changed:
+            self.history[channel_id] = [m for m in self.history[channel_id] if m["id"] not in ids]
+            self._changed.notify_all()
+        where = {"channel_id": str(channel_id), "guild_id": str(GUILD_ID)}
+        if len(ids) == 1:
+            coro = self._dispatch("MESSAGE_DELETE", dict(where, id=ids[0]))
+        else:
+            coro = self._dispatch("MESSAGE_DELETE_BULK", dict(where, ids=ids))
+        asyncio.run_coroutine_threadsafe(coro, self._loop).result(5)
+
+    def start_thread(self, channel_id: int, message: dict, name: str = "follow-up") -> int:
+        """A user starts a thread from ``message`` (its id becomes the thread's id)."""
+        thread_id = int(message["id"])
+        with self._changed:
+            self.history.setdefault(thread_id, [])
+        data = payloads.thread(thread_id, channel_id, name)
+        asyncio.run_coroutine_threadsafe(self._dispatch("THREAD_CREATE", data), self._loop).result(
+            5
+        )
+        return thread_id
+
+    def reactions(self, channel_id: int, message: dict) -> list[str]:
+        with self._lock:
+            found = [m for m in self.history[channel_id] if m["id"] == message["id"]]
+            return list(found[0].get("reaction_log", [])) if found else []
 
     def slash(self, channel_id: int, name: str, files: dict | None = None, **options: str) -> dict:
         """Invoke slash command ``name`` as alice; ``files`` maps options to attachments."""
@@ -309,9 +339,22 @@ class FakeDiscord:
             return self._create(cid, call) if m == "POST" else self._list(cid, call.query)
         if match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", p):
             return self._one(int(match[1]), match[2], call)
+        if match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)/reactions/([^/]+)/(@me|\d+)", p):
+            return self._react(int(match[1]), match[2], match[3], add=m == "PUT")
         if m == "POST" and re.fullmatch(r"/channels/\d+/typing", p):
             return web.Response(status=204)
         return _json({"message": "404: Not Found", "code": 0}, 404)
+
+    def _react(self, cid: int, mid: str, emoji: str, *, add: bool) -> web.Response:
+        from urllib.parse import unquote
+
+        with self._changed:
+            msg = next((x for x in self.history.get(cid, []) if x["id"] == mid), None)
+            if msg is None:
+                return _json({"message": "Unknown Message", "code": 10008}, 404)
+            msg.setdefault("reaction_log", []).append(("+" if add else "-") + unquote(emoji))
+            self._changed.notify_all()
+        return web.Response(status=204)
 
     def _register(self, commands: list[dict]) -> web.Response:
         with self._changed:

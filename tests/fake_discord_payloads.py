@@ -11,7 +11,8 @@ BOT_ID = 1100000000000000001
 APP_ID = 1100000000000000002
 GUILD_ID = 1100000000000000003
 CHANNELS = {"general": 1100000000000000010, "random": 1100000000000000011}
-ALICE_ID = 1300000000000000001
+ALICE_ID = 1300000000000000001  # the guild's owner: every permission
+BOB_ID = 1300000000000000002  # a member with @everyone's permissions (no Manage Messages)
 TIMESTAMP = "2025-01-01T00:00:00.000000+00:00"
 UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes, an unboosted guild's
 
@@ -29,6 +30,7 @@ def user(user_id: int, name: str, *, bot: bool = False) -> dict:
 
 BOT = user(BOT_ID, "PaperTrail", bot=True)
 ALICE = user(ALICE_ID, "alice")
+BOB = user(BOB_ID, "bob")
 
 
 def member(who: dict) -> dict:
@@ -134,6 +136,30 @@ def attachment(att_id: int, filename: str, size: int, url: str, content_type: st
         "url": url,
         "proxy_url": url,
         "content_type": content_type,
+    }
+
+
+def thread(thread_id: int, parent_id: int, name: str) -> dict:
+    """A public thread (type 11) in ``parent_id``, as THREAD_CREATE carries it."""
+    return {
+        "id": str(thread_id),
+        "guild_id": str(GUILD_ID),
+        "parent_id": str(parent_id),
+        "owner_id": str(ALICE_ID),
+        "name": name,
+        "type": 11,
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "message_count": 0,
+        "member_count": 1,
+        "flags": 0,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": 1440,
+            "archive_timestamp": TIMESTAMP,
+            "locked": False,
+        },
+        "newly_created": True,
     }
 
 

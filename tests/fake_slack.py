@@ -25,7 +25,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 SIGN_IN_PAGE = b"<!DOCTYPE html><html><head><title>Slack</title></head><body>Sign in</body></html>"
 
@@ -78,6 +78,8 @@ class FakeSlack:
         self.reject_blocks = ""  # e.g. "msg_blocks_too_long": refuse any message with blocks
         self.redirect_files_to = ""  # e.g. "http://localhost:PORT": the file host answers 302
         self.socket_mode = None  # a FakeSocketMode answers apps.connections.open when set
+        self.users: dict[str, dict] = {}  # user id -> users.info "user" object (is_admin, …)
+        self.responses: list[dict] = []  # JSON bodies posted to response_url, in order
         self._ids = itertools.count(1)
         handler = type("Handler", (_Handler,), {"fake": self})
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -137,6 +139,10 @@ class FakeSlack:
             self.messages.setdefault(channel, []).append(message)
         return dict(message, channel=channel)
 
+    def response_url(self) -> str:
+        """A fresh response_url for a slash command; posts to it land in ``responses``."""
+        return f"{self.base}/response/{next(self._ids)}"
+
     # events for a message, as Slack shapes them ---------------------------------
 
     def app_mention(self, message: dict, *, with_files: bool = False) -> dict:
@@ -156,6 +162,19 @@ class FakeSlack:
         if message.get("files"):
             event["subtype"] = "file_share"
         return event
+
+    def file_shared(self, file: dict, channel: str, *, user: str = "U1") -> dict:
+        return {
+            "type": "file_shared",
+            "file_id": file["id"],
+            "channel_id": channel,
+            "user_id": user,
+            "file": {"id": file["id"]},
+            "event_ts": self.next_ts(),
+        }
+
+    def file_deleted(self, file: dict) -> dict:
+        return {"type": "file_deleted", "file_id": file["id"], "event_ts": self.next_ts()}
 
     # assertions --------------------------------------------------------------------
 
@@ -296,9 +315,53 @@ class FakeSlack:
         return {"ok": True, "messages": [dict(m) for m in thread[:limit]], "has_more": False}
 
     def _files_info(self, p):
+        if self.sign_in_page_for_files:  # the same token lacks files:read for files.info
+            return {"ok": False, "error": "missing_scope", "needed": "files:read"}
         if p.get("file") not in self.files:
             return {"ok": False, "error": "file_not_found"}
         return {"ok": True, "file": dict(self.files[p["file"]][0])}
+
+    def _reactions_add(self, p):
+        return self._reaction(p, add=True)
+
+    def _reactions_remove(self, p):
+        return self._reaction(p, add=False)
+
+    def _reaction(self, p, *, add: bool):
+        for message in self.messages.get(p.get("channel", ""), []):
+            if message["ts"] == p.get("timestamp"):
+                names = message.setdefault("reaction_names", [])
+                if add and p.get("name") in names:
+                    return {"ok": False, "error": "already_reacted"}
+                if not add and p.get("name") not in names:
+                    return {"ok": False, "error": "no_reaction"}
+                names.append(p["name"]) if add else names.remove(p["name"])
+                message.setdefault("reaction_log", []).append(("+" if add else "-") + p["name"])
+                return {"ok": True}
+        return {"ok": False, "error": "message_not_found"}
+
+    def _users_info(self, p):
+        user = self.users.get(p.get("user", ""), {"is_admin": False, "is_owner": False})
+        return {"ok": True, "user": dict(user, id=p.get("user", ""))}
+
+    def delete_file(self, file_id: str) -> None:
+        """The file is deleted: messages keep a tombstone, files.info answers file_not_found."""
+        with self.lock:
+            self.files.pop(file_id, None)
+            for messages in self.messages.values():
+                for m in messages:
+                    m["files"] = [
+                        {"id": f["id"], "mode": "tombstone"} if f.get("id") == file_id else f
+                        for f in m.get("files", [])
+                    ]
+
+    def reactions(self, channel: str, ts: str) -> list[str]:
+        """The bot's reactions on one message as added and removed, e.g. ["+a", "-a", "+b"]."""
+        with self.lock:
+            for m in self.messages.get(channel, []):
+                if m["ts"] == ts:
+                    return list(m.get("reaction_log", []))
+        return []
 
     def _files_getUploadURLExternal(self, p):
         file_id = f"FU{next(self._ids):04d}"
@@ -396,11 +459,31 @@ class _Handler(BaseHTTPRequestHandler):
             fake.calls.append(Call(f"{verb} {url.path}", params, headers, body))
         if verb == "GET" and url.path.startswith(("/files-pri/", "/files-moved/")):
             self._reply(*fake.get_file(url.path, headers))
+        elif verb == "POST" and url.path.startswith("/response/"):
+            with fake.lock:
+                fake.responses.append(json.loads(body or b"{}"))
+            self._reply(200, {"Content-Type": "text/plain"}, b"ok")
         elif verb == "POST" and url.path.startswith("/upload/"):
             status, out = fake.post_upload(url.path.rsplit("/", 1)[-1], body, headers)
             self._reply(status, {"Content-Type": "text/plain"}, out)
         else:
             self._reply(404, {"Content-Type": "text/plain"}, b"not found")
+
+
+def shown_text(message: dict) -> str:
+    """What a message shows: its blocks' text (sections and contexts), else its text."""
+    parts = []
+    for b in message.get("blocks") or []:
+        parts += [b["text"]["text"]] if b["type"] == "section" else []
+        parts += [e["text"] for e in b.get("elements", [])]
+    return "\n".join(parts) or message.get("text", "")
+
+
+def final_messages(fake: FakeSlack, channel: str, thread_ts: str) -> list[dict]:
+    """The bot's messages in a thread that are not progress lines (":hourglass…")."""
+    return [
+        m for m in fake.bot_messages(channel, thread_ts) if not m["text"].startswith(":hourglass")
+    ]
 
 
 def event_callback(event: dict, event_id: str, *, team: str = "T1", bot_user: str = "UBOT"):
@@ -466,10 +549,30 @@ class EventSender:
         secret: str | None = None,
     ) -> tuple[int, str, float]:
         """POST any signed Events API body, e.g. a url_verification challenge."""
-        body = json.dumps(payload)
+        return self._post(json.dumps(payload), "application/json", retry_num, retry_reason,
+                          timestamp, secret)  # fmt: skip
+
+    def command(
+        self, text: str, *, channel: str, user: str = "U1", response_url: str
+    ) -> tuple[int, str, float]:
+        """POST a signed ``/papertrail`` slash command, form-encoded as Slack sends it."""
+        form = {
+            "command": "/papertrail",
+            "text": text,
+            "team_id": self.team,
+            "channel_id": channel,
+            "user_id": user,
+            "response_url": response_url,
+            "trigger_id": "1.2.3",
+            "token": "legacy-verification-token",
+        }
+        body = urlencode(form)
+        return self._post(body, "application/x-www-form-urlencoded", None, "", None, None)
+
+    def _post(self, body, content_type, retry_num, retry_reason, timestamp, secret):
         ts = str(int(time.time()) if timestamp is None else timestamp)
         headers = {
-            "Content-Type": "application/json",
+            "Content-Type": content_type,
             "X-Slack-Request-Timestamp": ts,
             "X-Slack-Signature": self.sign(body, ts, secret),
             "User-Agent": "Slackbot 1.0 (+https://api.slack.com/robots)",

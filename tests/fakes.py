@@ -11,6 +11,7 @@ import hashlib
 import re
 import threading
 from collections.abc import Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -94,3 +95,77 @@ def gated_pipeline(settings, *, generator=None):
     )
     pipeline.gates = {}
     return pipeline
+
+
+def source(title: str, png: bytes | None = None, *, filename: str = "", evidence: str = ""):
+    """A reply ``Source`` from a title like "[1] report.pdf, page 3" (page 1 if absent)."""
+    from adapters.replies import Image, Source
+
+    m = re.match(r"\[(\d+)\]\s*(.*?)(?:, page (\d+))?$", title)
+    n, doc, page = int(m[1]), m[2], int(m[3] or 1)
+    image = Image(filename or f"{n}-p{page}.png", png, title) if png is not None else None
+    return Source(n, doc, page, evidence=evidence, image=image)
+
+
+class NoLibrary:
+    """The library half of ``ChatService`` doing nothing, for fakes that only answer.
+
+    Adapters also index PDFs shared without a mention, ask whether a thread is
+    a conversation and forget deleted files; a fake that tests something else
+    inherits these no-ops.
+    """
+
+    def index_shared(self, channel, attachments, progress=None):
+        from adapters.replies import Reply
+
+        return Reply(kind="indexed", text="Indexed.")
+
+    def in_conversation(self, thread: str, text: str = "", *, with_files=False) -> bool:
+        return False
+
+    def forget_files(self, files, channel=None) -> list:
+        return []
+
+    def forget_post(self, post: str) -> list:
+        return []
+
+    def indexing(self, channel: str) -> list:
+        return []
+
+
+@contextmanager
+def slack_on_pipeline(tmp_path, secret: str, **options):
+    """The real Bolt app over loopback HTTP against a FakeSlack, with the real
+    ChatService on ``gated_pipeline``; yields (fake, events, pipeline)."""
+    from types import SimpleNamespace
+
+    from adapters.service import ChatService
+    from papertrail.settings import Settings
+    from tests.fake_slack import FakeSlack
+
+    fake = FakeSlack()
+    settings = Settings(data_dir=tmp_path / "data", ocr=False, max_pdf_mb=1.0)
+    pipeline = gated_pipeline(settings)
+    bot = slack_bot(fake, ChatService(pipeline), secret, **options)
+    try:
+        yield SimpleNamespace(fake=fake, events=bot.events, pipeline=pipeline)
+    finally:
+        bot.close()
+        fake.close()
+
+
+def slack_bot(fake, service, secret: str, **options):
+    """The real Bolt app on ``service``, served over loopback HTTP against the FakeSlack
+    ``fake``; a ``RunningBot`` (its ``events`` send signed events, ``close()`` stops it)."""
+    from adapters.slack import build_slack_app
+    from tests.fake_slack import RunningBot
+
+    app = build_slack_app(
+        service,
+        bot_token=fake.token,
+        signing_secret=secret,
+        api_url=fake.api_url,
+        max_pdf_bytes=service.settings.max_pdf_bytes,
+        **options,
+    )
+    return RunningBot(app, secret)

@@ -21,7 +21,7 @@ CHILD = textwrap.dedent(
     """
     import os, signal, sys, time
     from pathlib import Path
-    from papertrail.measure.check import child_main
+    from papertrail.measure.check_child import child_main
     from papertrail.errors import PaperTrailError
 
     def work(path):
@@ -100,6 +100,15 @@ def test_clean_run_exits_zero(tmp_path, command, capsys):
     assert "2/2 handled (1 indexed, 1 refused), 0 crashed" in capsys.readouterr().out
 
 
+def test_progress_is_reported_before_each_file_and_at_the_end(tmp_path, command, capsys):
+    folder = folder_with(tmp_path, "good", "locked")
+    seen = []
+    run_check(
+        folder, Settings(), timeout=30, command=command, on_progress=lambda *a: seen.append(a)
+    )
+    assert seen == [(0, 2), (1, 2), (2, 2)]
+
+
 def test_timeout_kills_the_child(tmp_path, command):
     pdf = folder_with(tmp_path, "sleeps") / "sleeps.pdf"
     result = run_one(pdf, command, tmp_path / "r.json", timeout=1.5)
@@ -132,13 +141,3 @@ def test_refuses_a_folder_without_pdfs(tmp_path):
 
     with pytest.raises(PaperTrailError, match="no .pdf files"):
         run_check(tmp_path, Settings(), command=lambda p, r: [])
-
-
-def test_question_about_prefers_words_to_a_tables_figures():
-    from papertrail.measure.check import question_about
-
-    row = "03/04/2016 05/03/2016 Boeing Company El Segundo 25 Layoff"
-    assert (
-        question_about(row) == "What does the document say about Boeing Company El Segundo Layoff?"
-    )
-    assert question_about("2021 3 31") == "What does the document say about 2021 3 31?"

@@ -14,17 +14,18 @@ import discord
 import pytest
 
 from adapters.discord_bot import FAILURE, build_client, download, run, use_endpoints
-from adapters.service import Image, Mention, Reply
+from adapters.service import Mention, Reply
 from papertrail.errors import PaperTrailError
 from tests.fake_discord import BOT_ID, CHANNELS, FakeDiscord, user
 from tests.fake_discord_runner import BotThread
+from tests.fakes import NoLibrary, source
 
 GENERAL, RANDOM = CHANNELS["general"], CHANNELS["random"]
 PDF = b"%PDF-1.4\n% a small stand-in; these services never parse it\n%%EOF\n"
 MESSAGE_CONTENT_INTENT = 1 << 15
 
 
-class RecordingService:
+class RecordingService(NoLibrary):
     """Answers with ``reply(mention)``, downloading this message's files first."""
 
     def __init__(self, reply=None) -> None:
@@ -63,10 +64,9 @@ def test_pdf_mention_gets_one_reply_with_embeds_and_pngs(fake):
     reply = Reply(
         kind="answer",
         text="Revenue grew 12% [1] while costs fell [2].",
-        sources=("[1] report.pdf, page 3", "[2] report.pdf, page 7"),
-        images=(
-            Image("1-p3-report.png", pngs[0], "[1] report.pdf, page 3"),
-            Image("2-p7-report.png", pngs[1], "[2] report.pdf, page 7"),
+        sources=(
+            source("[1] report.pdf, page 3", pngs[0], filename="1-p3-report.png"),
+            source("[2] report.pdf, page 7", pngs[1], filename="2-p7-report.png"),
         ),
         footer="Mode: extractive · 2 citations verified",
     )
@@ -93,7 +93,7 @@ def test_pdf_mention_gets_one_reply_with_embeds_and_pngs(fake):
     assert msg["message_reference"]["message_id"] == int(question["id"])
     assert msg["content"].startswith("Revenue grew 12% [1] while costs fell [2].")
     assert msg["content"].endswith("-# Mode: extractive · 2 citations verified")
-    assert [e["title"] for e in msg["embeds"]] == list(reply.sources)
+    assert [e["title"] for e in msg["embeds"]] == [s.title for s in reply.sources]
     names = [a["filename"] for a in msg["attachments"]]
     assert [e["image"]["url"] for e in msg["embeds"]] == [f"attachment://{n}" for n in names]
     [create] = fake.calls_to("POST", rf"/channels/{GENERAL}/messages")
@@ -139,11 +139,11 @@ def test_long_answer_is_split_at_2000_characters(fake):
 
 def test_many_sources_continue_in_further_messages(fake):
     pngs = [b"\x89PNG" + bytes([i]) * 20 for i in range(12)]
-    sources = tuple(f"[{i + 1}] a.pdf, page {i + 1}" for i in range(12))
-    images = tuple(
-        Image(f"{i + 1}-a.png", p, s) for i, (p, s) in enumerate(zip(pngs, sources, strict=True))
+    sources = tuple(
+        source(f"[{i + 1}] a.pdf, page {i + 1}", p, filename=f"{i + 1}-a.png")
+        for i, p in enumerate(pngs)
     )
-    reply = Reply(kind="answer", text="Many claims.", sources=sources, images=images)
+    reply = Reply(kind="answer", text="Many claims.", sources=sources)
     with running(fake, RecordingService(lambda m: reply)):
         ask(fake, GENERAL, "list the facts")
         fake.wait_for(lambda: len(fake.bot_messages(GENERAL)) == 2, what="two messages")
@@ -195,7 +195,7 @@ def test_reply_to_a_pdf_message_and_history_are_in_reach(fake):
     assert history.query["limit"] == "20"
 
 
-class GatedService:
+class GatedService(NoLibrary):
     """Channel "general" indexes until released (busy on the CPU); others answer at once."""
 
     def __init__(self) -> None:
@@ -291,8 +291,8 @@ def test_download_respects_the_size_limit_and_reports_failures(fake):
 
 
 def test_a_refused_upload_gets_a_plain_text_explanation(fake):
-    image = Image("1-p1-a.png", b"\x89PNG....", "[1] a.pdf, page 1")
-    reply = Reply(kind="answer", text="Cited [1].", sources=(image.title,), images=(image,))
+    cited = source("[1] a.pdf, page 1", b"\x89PNG....", filename="1-p1-a.png")
+    reply = Reply(kind="answer", text="Cited [1].", sources=(cited,))
     fake.refuse_files = True  # the bot lacks Attach Files here
     with running(fake, RecordingService(lambda m: reply)):
         ask(fake, GENERAL, "question")

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import re
 
+from adapters.chat_text import split_text
 from adapters.discord_format import (
     MAX_CONTENT,
     MAX_EMBEDS,
-    evidence,
     render_reply,
     safe_filename,
-    split_text,
 )
-from adapters.service import Image, Reply
-from papertrail.types import Answer, Chunk, Citation
+from adapters.replies import answer_reply
+from adapters.service import Reply
+from papertrail.types import Answer, Chunk, Citation, Evidence
+from tests.fakes import source
 
 
 def _png(tag: str, size: int = 100) -> bytes:
@@ -21,12 +22,15 @@ def _png(tag: str, size: int = 100) -> bytes:
 
 
 def _cited_reply(n: int, *, png_size: int = 100) -> Reply:
-    sources = tuple(f"[{i}] report.pdf, page {i + 1}" for i in range(1, n + 1))
-    images = tuple(
-        Image(filename=f"{i}-p{i + 1}-report.png", png=_png(str(i), png_size), title=s)
-        for i, s in enumerate(sources, start=1)
+    sources = tuple(
+        source(
+            f"[{i}] report.pdf, page {i + 1}",
+            _png(str(i), png_size),
+            filename=f"{i}-p{i + 1}-report.png",
+        )
+        for i in range(1, n + 1)
     )
-    return Reply(kind="answer", text="An answer [1].", sources=sources, images=images)
+    return Reply(kind="answer", text="An answer [1].", sources=sources)
 
 
 def test_split_prefers_paragraphs_then_sentences_then_words():
@@ -55,8 +59,8 @@ def test_split_hard_cuts_a_string_without_boundaries():
 
 
 def test_split_keeps_short_text_whole_and_drops_empty():
-    assert split_text("  short  ") == ["short"]
-    assert split_text("   ") == []
+    assert split_text("  short  ", 2000) == ["short"]
+    assert split_text("   ", 2000) == []
 
 
 def test_reply_text_has_warnings_first_and_footer_as_subtext_last():
@@ -82,7 +86,7 @@ def test_error_reply_is_marked():
 def test_one_embed_per_source_showing_its_png():
     reply = _cited_reply(3)
     [msg] = render_reply(reply)
-    assert [e.title for e in msg.embeds] == list(reply.sources)
+    assert [e.title for e in msg.embeds] == [s.title for s in reply.sources]
     names = [img.filename for img in msg.images]
     assert [e.image.url for e in msg.embeds] == [f"attachment://{n}" for n in names]
     assert [img.png for img in msg.images] == [img.png for img in reply.images]
@@ -91,25 +95,19 @@ def test_one_embed_per_source_showing_its_png():
     assert files[0].fp.read() == reply.images[0].png
 
 
-def test_images_match_sources_by_number_and_extra_images_still_show():
+def test_each_source_shows_its_own_image_and_one_without_shows_none():
     reply = Reply(
         kind="answer",
         text="x",
-        sources=("[1] a.pdf, page 1", "[2] a.pdf, page 9"),
-        images=(
-            Image("two.png", _png("2"), "[2] a.pdf, p. 9"),  # title differs, number matches
-            Image("loose.png", _png("L"), "an uncited page"),
+        sources=(
+            source("[1] a.pdf, page 1"),
+            source("[2] a.pdf, page 9", _png("2"), filename="two.png"),
         ),
     )
     [msg] = render_reply(reply)
-    assert [e.title for e in msg.embeds] == [
-        "[1] a.pdf, page 1",
-        "[2] a.pdf, page 9",
-        "an uncited page",
-    ]
+    assert [e.title for e in msg.embeds] == ["[1] a.pdf, page 1", "[2] a.pdf, page 9"]
     assert msg.embeds[0].image.url is None  # no picture for [1]
     assert msg.embeds[1].image.url == "attachment://two.png"
-    assert msg.embeds[2].image.url == "attachment://loose.png"
 
 
 def test_more_than_ten_sources_continue_in_another_message():
@@ -119,7 +117,7 @@ def test_more_than_ten_sources_continue_in_another_message():
     assert len(msgs[0].embeds) == MAX_EMBEDS and len(msgs[0].images) == MAX_EMBEDS
     assert msgs[0].content.startswith("An answer")
     assert msgs[1].content == "" and len(msgs[1].embeds) == 3
-    assert [e.title for m in msgs for e in m.embeds] == list(reply.sources)
+    assert [e.title for m in msgs for e in m.embeds] == [s.title for s in reply.sources]
 
 
 def test_upload_limit_splits_files_by_bytes():
@@ -133,7 +131,7 @@ def test_upload_limit_splits_files_by_bytes():
 def test_embed_text_stays_under_discords_per_message_total():
     long_title = "[{}] " + "a very long document name " * 12
     reply = Reply(
-        kind="answer", text="x", sources=tuple(long_title.format(i) for i in range(1, 41))
+        kind="answer", text="x", sources=tuple(source(long_title.format(i)) for i in range(1, 41))
     )
     msgs = render_reply(reply)
     assert all(sum(len(e) for e in m.embeds) <= 6000 for m in msgs)
@@ -143,7 +141,9 @@ def test_embed_text_stays_under_discords_per_message_total():
 
 def test_long_text_and_sources_put_sources_after_the_last_piece():
     reply = Reply(
-        kind="answer", text="Sentence number one here. " * 200, sources=("[1] a.pdf, page 1",)
+        kind="answer",
+        text="Sentence number one here. " * 200,
+        sources=(source("[1] a.pdf, page 1"),),
     )
     msgs = render_reply(reply)
     assert all(len(m.content) <= MAX_CONTENT for m in msgs)
@@ -157,10 +157,9 @@ def test_filenames_are_safe_and_unique_for_attachment_urls():
     reply = Reply(
         kind="answer",
         text="x",
-        sources=("[1] a.pdf, page 1", "[2] a.pdf, page 1"),
-        images=(
-            Image("same.png", _png("1"), "[1] a.pdf, page 1"),
-            Image("same.png", _png("2"), "[2]"),
+        sources=(
+            source("[1] a.pdf, page 1", _png("1"), filename="same.png"),
+            source("[2] a.pdf, page 1", _png("2"), filename="same.png"),
         ),
     )
     [msg] = render_reply(reply)
@@ -173,23 +172,21 @@ def test_empty_reply_still_renders_a_message():
     assert msg.content
 
 
-def test_evidence_is_the_passage_sentence_closest_to_the_claim():
-    passage = "Costs were flat.  The Orion mirror\nis 6.5 metres wide. Staff grew by ten."
-    assert evidence(passage, "The mirror is 6.5 metres") == "The Orion mirror is 6.5 metres wide."
-    assert evidence("", "anything") == ""
-
-
-def test_embed_quotes_the_supporting_sentence_of_the_cited_passage():
+def test_embed_quotes_the_citations_evidence_and_nothing_without_one():
     chunk = Chunk("d" * 64, "a.pdf", 0, 2, "Intro text here. Revenue grew 12% in 2023. Outro.", ())
-    cite = Citation(1, 1, "Revenue grew 12%", chunk, True, "supported")
-    answer = Answer("q", "Revenue grew 12% [1].", (cite,), (), True, False, "extractive")
-    reply = Reply(kind="answer", text=answer.text, sources=("[1] a.pdf, page 2",), answer=answer)
-    [msg] = render_reply(reply)
+    span = Evidence("Revenue grew 12%\n in 2023.", ())
+    cites = (
+        Citation(1, 1, "Revenue grew 12%", chunk, True, "supported", evidence=span),
+        Citation(2, 2, "Intro", chunk, True, "supported"),  # no evidence computed
+    )
+    answer = Answer("q", "Revenue grew 12% [1]. Intro [2].", cites, (), True, False, "extractive")
+    [msg] = render_reply(answer_reply(answer))
     assert msg.embeds[0].description == "> Revenue grew 12% in 2023."
+    assert msg.embeds[1].description is None
 
 
 def test_a_png_over_the_upload_limit_is_left_out_not_the_message():
     reply = _cited_reply(2, png_size=5000)
     [msg] = render_reply(reply, upload_limit=1000)
-    assert [e.title for e in msg.embeds] == list(reply.sources)  # the sources still show
+    assert [e.title for e in msg.embeds] == [s.title for s in reply.sources]  # still shown
     assert msg.images == () and all(e.image.url is None for e in msg.embeds)

@@ -138,3 +138,21 @@ def test_groq_mode_reports_failures_and_resumes(tmp_path, monkeypatch):
         second = json.loads(out.read_text())
         assert second["metrics"]["failed"] == 0.0
         assert len(fake.requests) == asked + 1  # only the failed item was asked again
+
+
+def test_gold_documents_without_pages_score_doc_hit_and_several_files_run_at_once(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setenv("PAPERTRAIL_EVAL_DIR", str(tmp_path / "cache"))
+    data, items = write_set(tmp_path)
+    pageless = tmp_path / "channel.jsonl"
+    doc_only = {**items[2], "id": "q4", "evidence_pages": []}  # gold file, no gold page
+    pageless.write_text(json.dumps(doc_only) + "\n")
+    out = tmp_path / "out.json"
+    run_eval(args([data, pageless], out), Settings(), pipeline=pipeline(tmp_path))
+    result = json.loads(out.read_text())["datasets"]
+    m = result[f"{tmp_path.name}/channel.jsonl"]["metrics"]
+    assert m["hit@5"] is None and m["doc_hit@5"] == 1.0  # scored at document level
+    rec = result[f"{tmp_path.name}/qa.jsonl"]["items"][0]
+    assert rec["rank"] is not None and rec["top"][0] == {"doc": "paper.pdf", "page": 2}
+    assert "every data file" in capsys.readouterr().out

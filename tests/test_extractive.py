@@ -2,7 +2,8 @@
 
 import pytest
 
-from papertrail.extractive import ExtractiveGenerator, candidate_sentences
+from papertrail.extractive import ExtractiveGenerator
+from papertrail.quotable import candidate_sentences
 from papertrail.settings import REFUSAL
 from papertrail.types import Chunk, Hit
 from papertrail.verify import verify_answer

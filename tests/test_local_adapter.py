@@ -13,12 +13,12 @@ import pymupdf
 import pytest
 
 from adapters.local import HELP, LocalConsole, run_batch, run_interactive
-from adapters.service import ChatService, Image, Mention, Reply
+from adapters.service import ChatService, Mention, Reply
 from bot.__main__ import main
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
 from papertrail.store import ChromaStore
-from tests.fakes import HashEmbedder, ScriptedGenerator
+from tests.fakes import HashEmbedder, ScriptedGenerator, source
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
 
@@ -85,27 +85,30 @@ def test_reply_layout_and_images_written(tmp_path):
     reply = Reply(
         kind="answer",
         text="The warranty lasts 24 months [1].",
-        sources=("[1] report.pdf, page 3",),
+        sources=(
+            source(
+                "[1] report.pdf, page 3", PNG, filename="1-p3-report.png", evidence="24 months."
+            ),
+            source("[2] report.pdf, page 4", PNG + b"2", filename="2-p4-report.png"),
+        ),
         warnings=("pages 4, 5 have no text layer",),
         footer="Mode: scripted · 1 citation verified",
-        images=(
-            Image("1-p3-report.png", PNG, "[1] report.pdf, page 3"),
-            Image("2-p4-report.png", PNG + b"2", "[2] report.pdf, page 4"),
-        ),
     )
     service = RecordingService(reply, statuses=("Indexing a.pdf…", "Indexing a.pdf…", "Done"))
     c, out = console(service, tmp_path)
     c.command("how long is the warranty?")
     lines = out.getvalue().splitlines()
-    assert lines[:6] == [
+    assert lines[:8] == [
         "... Indexing a.pdf…",  # the repeated status is printed once
         "... Done",
         "The warranty lasts 24 months [1].",
         "Sources:",
         "  [1] report.pdf, page 3",
+        "      “24 months.”",  # the evidence, quoted under its source
+        "  [2] report.pdf, page 4",
         "Warning: pages 4, 5 have no text layer",
     ]
-    assert lines[6] == "-- Mode: scripted · 1 citation verified"
+    assert lines[8] == "-- Mode: scripted · 1 citation verified"
     images = [ln for ln in lines if ln.startswith("Image: ")]
     assert len(images) == 2 and c.images_written == sorted(c.images_written)
     for line, path, png in zip(images, c.images_written, (PNG, PNG + b"2"), strict=True):

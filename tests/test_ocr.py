@@ -1,4 +1,4 @@
-"""OCR of image-only pages, upright and turned, plus the geometry and CER helpers.
+"""OCR of image-only pages, upright and turned, plus the geometry helpers.
 
 Pages are built here: text drawn with Pillow, turned if asked, and embedded
 as the only content of a PyMuPDF page, so the real RapidOCR model (marked
@@ -14,7 +14,8 @@ import pymupdf
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from papertrail.ocr import _order, cer, decode, get_ocr, levenshtein, rotate
+from papertrail.measure.ocr_cer import cer
+from papertrail.ocr import _order, decode, get_ocr, rotate
 from papertrail.types import Rect
 
 LINES = ["Quarterly revenue grew by twelve percent", "Invoices are payable within thirty days"]
@@ -122,34 +123,6 @@ def test_rotate_follows_numpy_rot90(turns):
 def test_order_puts_corners_clockwise_from_top_left():
     pts = np.array([[10, 50], [10, 0], [200, 0], [200, 50]], dtype=np.float32)
     assert _order(pts).tolist() == [[10, 0], [200, 0], [200, 50], [10, 50]]
-
-
-def test_levenshtein_and_cer():
-    assert levenshtein("kitten", "sitting") == 3
-    assert levenshtein("", "abc") == 3 and levenshtein("abc", "") == 3
-    assert levenshtein("flaw", "lawn") == 2
-    assert levenshtein("日本語", "日本") == 1
-    assert cer("the  cat\nsat", "the cat sat") == 0.0  # whitespace is collapsed
-    assert cer("the cat sad", "the cat sat") == pytest.approx(1 / 11)
-    assert cer("", "") == 0.0 and cer("x", "") == 1.0
-
-
-def test_levenshtein_matches_the_textbook_recurrence():
-    rng = np.random.default_rng(7)
-    for _ in range(50):
-        a = "".join(rng.choice(list("abc"), size=rng.integers(0, 9)))
-        b = "".join(rng.choice(list("abc"), size=rng.integers(0, 9)))
-        assert levenshtein(a, b) == _slow(a, b)
-
-
-def _slow(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
 
 
 def test_decode_reads_dpi_and_makes_bgr():

@@ -1,4 +1,4 @@
-"""render.yaml: the Blueprint runs commands that exist, keeps secrets out, passes its check."""
+"""render.yaml: the multi-worker layout, commands that exist, secrets kept out, health checks."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from papertrail.settings import describe as describe_settings
 ROOT = Path(__file__).resolve().parents[1]
 BLUEPRINT = yaml.safe_load((ROOT / "render.yaml").read_text())
 SERVICES = {s["name"]: s for s in BLUEPRINT["services"]}
+BOTS = {n: s for n, s in SERVICES.items() if s["type"] in ("web", "worker")}
 SECRETS = {"SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN", "DISCORD_TOKEN"}
 SECRETS |= {"GROQ_API_KEY", "PAPERTRAIL_LLM_API_KEY"}
 RUNTIME_VARS = {"PYTHON_VERSION", "HF_HUB_OFFLINE", "ORT_DISABLE_TELEMETRY", "ANONYMIZED_TELEMETRY"}
@@ -63,7 +64,7 @@ def test_start_commands_name_existing_subcommands():
         timeout=60,
         check=True,
     ).stdout
-    for service in SERVICES.values():
+    for service in BOTS.values():
         argv = shlex.split(service["startCommand"])
         assert argv[:3] == ["python", "-m", "bot"]
         assert argv[3] in modes and argv[3] in help_text
@@ -91,19 +92,35 @@ def test_every_variable_is_one_the_code_reads():
         assert not unknown, (service["name"], unknown)
 
 
-def test_each_service_has_its_own_disk_for_the_data_dir():
-    disks = [s["disk"] for s in SERVICES.values()]
-    assert len({d["name"] for d in disks}) == len(disks) == 2
-    for service in SERVICES.values():
-        assert env_vars(service)["PAPERTRAIL_DATA_DIR"]["value"] == service["disk"]["mountPath"]
-        assert "CHROMA_HOST" not in env_vars(service)  # embedded Chroma on that disk
-        assert service.get("plan") not in (None, "free")  # disks need a paid plan
+def test_one_chroma_server_holds_the_only_disk_and_the_bots_share_it_and_redis():
+    chroma, redis = of_type("pserv"), of_type("keyvalue")
+    argv = shlex.split(chroma["startCommand"])
+    assert argv[:2] == ["chroma", "run"]
+    path, port = argv[argv.index("--path") + 1], argv[argv.index("--port") + 1]
+    assert path.startswith(chroma["disk"]["mountPath"] + "/")  # the index is on the disk
+    assert (
+        chroma["buildCommand"] == f"pip install chromadb=={importlib.metadata.version('chromadb')}"
+    )
+    assert redis["maxmemoryPolicy"] == "noeviction"  # evicting a lease or a job loses work
+    assert redis["ipAllowList"] == []  # internal connections only
+    assert [s for s in SERVICES.values() if "disk" in s] == [chroma]
+    for service in BOTS.values():
+        env = env_vars(service)
+        assert env["REDIS_URL"]["fromService"] == {
+            "type": "keyvalue", "name": redis["name"], "property": "connectionString"
+        }  # fmt: skip
+        assert env["CHROMA_HOST"]["fromService"] == {
+            "type": "pserv", "name": chroma["name"], "property": "host"
+        }  # fmt: skip
+        assert env["CHROMA_PORT"]["value"] == port
+        assert service.get("plan") not in (None, "free")
+    assert of_type("web").get("numInstances", 1) >= 2  # interchangeable Slack instances
 
 
 def test_build_installs_the_pinned_cpu_torch_first_and_python_311():
     torch = importlib.metadata.version("torch").split("+")[0]
     requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
-    for service in SERVICES.values():
+    for service in BOTS.values():
         steps = [shlex.split(step) for step in service["buildCommand"].split("&&")]
         assert steps[0] == [
             "pip",

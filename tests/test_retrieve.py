@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from papertrail.errors import PaperTrailError
+from papertrail.fusion import Weights
 from papertrail.retrieve import Retriever
 from papertrail.store import ChromaStore
 from papertrail.words import terms as tokenize
@@ -186,7 +187,9 @@ def test_a_question_naming_a_file_prefers_that_file(store, emb):
     acme, _ = add(store, "C", texts, b"acme", name="ACMECORP_2019_10K.pdf")
     other, _ = add(store, "C", texts, b"b", name="OTHERCO_2020_10K.pdf")  # same words
     question = "What was AcmeCorp's net revenue in FY2019?"
-    plain = Retriever(store, emb, name_boost=0.0).search("C", question, k=2)
+    plain = Retriever(store, emb, name_boost=0.0, weights=Weights(doc_weight=0.0)).search(
+        "C", question, k=2
+    )
     assert [h.chunk.text for h in plain] == [texts[0], texts[0]]  # a tie across files...
     assert plain[0].chunk.doc_id == other.doc_id  # ...that the chunk id happens to break
     boosted = Retriever(store, emb).search("C", question, k=2)
@@ -199,7 +202,14 @@ def test_fused_ranking_agrees_with_a_ranking_both_signals_share(store, emb, fusi
     texts = [f"dividends paid {'dividends ' * i}per share" for i in range(1, 8)]
     texts += [f"unrelated text about leases number {i}" for i in range(8)]
     add(store, "C", texts, b"div")
-    retriever = Retriever(store, emb, fusion=fusion, figure_boost=0.0, name_boost=0.0)
+    retriever = Retriever(
+        store,
+        emb,
+        name_boost=0.0,
+        top_pages=0,
+        per_page=0,
+        weights=Weights(fusion=fusion, figure_boost=0.0, page=0.0),
+    )
     hybrid = retriever.search("C", "dividends dividends per share", k=5)
     dense = retriever.search("C", "dividends dividends per share", k=5, mode="dense")
     lexical = retriever.search("C", "dividends dividends per share", k=5, mode="bm25")
@@ -211,7 +221,9 @@ def test_alpha_one_is_the_dense_ranking(store, emb):
     words = "total current assets million cash".split()
     add(store, "C", [" ".join(words[: i + 1]) for i in range(len(words))] + ["leases"], b"bs")
     question = "total current assets million"
-    dense_only = Retriever(store, emb, alpha=1.0, figure_boost=0.0, name_boost=0.0)
+    dense_only = Retriever(
+        store, emb, top_pages=0, per_page=0, weights=Weights(alpha=1.0, figure_boost=0.0, page=0.0)
+    )
     fused = [h.chunk.id for h in dense_only.search("C", question, k=4)]
     assert fused == [h.chunk.id for h in dense_only.search("C", question, k=4, mode="dense")]
 
@@ -228,7 +240,7 @@ STATEMENT_PAGES = [
 def test_a_named_statement_lifts_every_chunk_of_its_page(store, emb):
     add(store, "C", STATEMENT_PAGES, b"st")
     question = "Based on the balance sheet, what was year end accounts payable? Round to millions."
-    plain = Retriever(store, emb, statement_boost=0.0).search("C", question, k=4)
+    plain = Retriever(store, emb, weights=Weights(statement_boost=0.0)).search("C", question, k=4)
     assert plain[0].chunk.page == 1  # the premise: the notes win on words alone
     hits = Retriever(store, emb).search("C", question, k=4)
     assert hits[0].chunk.page == 2
@@ -247,3 +259,16 @@ def test_bm25_query_gains_filing_wording(store, retriever):
     add(store, "C", ["Net sales grew 31% in 2017.", "Headcount grew in 2017."], b"rv")
     hits = retriever.search("C", "How much did revenue grow?", k=1, mode="bm25")
     assert hits and hits[0].chunk.text.startswith("Net sales")
+
+
+def test_many_documents_route_to_the_issuer_the_question_names(store, emb):
+    issuers = ["Initech", "Globex", "Umbrella", "Hooli", "Soylent"]
+    for n, issuer in enumerate(issuers):
+        cover = f"{issuer.upper()} INC. Annual report for the fiscal year ended 2019"
+        body = [f"Net revenue was {1000 + n} million.", "Operating income was 300 million."]
+        add(store, "C", [cover, "Contents", *body], issuer.encode(), name=f"filing{n}.pdf")
+    hits = Retriever(store, emb).search("C", "What was Hooli's net revenue?", k=5)
+    assert hits[0].chunk.text == "Net revenue was 1003 million."
+    assert len({h.chunk.doc_id for h in hits}) <= 3  # passages of the routed documents only
+    flat = Retriever(store, emb, route_docs=0).search("C", "What was Hooli's net revenue?", k=5)
+    assert len({h.chunk.doc_id for h in flat}) > 3

@@ -17,11 +17,12 @@ from adapters.slack import (
 from papertrail.errors import PaperTrailError
 from tests.fake_slack import FakeSlack, RunningBot
 from tests.fake_slack_socket import FakeSocketMode
+from tests.fakes import NoLibrary
 
 SECRET = "app-test-secret"
 
 
-class EchoService:
+class EchoService(NoLibrary):
     """Answers with the question it was asked."""
 
     def __init__(self) -> None:

@@ -3,6 +3,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
+from adapters.chat_text import clip as truncate
+from adapters.chat_text import split_text
 from adapters.service import Reply
 from adapters.slack_format import (
     MAX_BLOCKS,
@@ -13,9 +15,8 @@ from adapters.slack_format import (
     explain_api_error,
     progress_message,
     reply_messages,
-    split_text,
-    truncate,
 )
+from tests.fakes import source
 
 
 def test_escape_neutralises_mentions_and_links():
@@ -27,16 +28,16 @@ def test_escape_neutralises_mentions_and_links():
 
 def test_split_prefers_paragraph_then_word_boundaries():
     text = "a" * 1800 + "\n\n" + "b" * 1800
-    assert split_text(text) == ["a" * 1800, "b" * 1800]
+    assert split_text(text, SECTION_LIMIT) == ["a" * 1800, "b" * 1800]
     words = " ".join(["word"] * 1000)  # 4,999 characters
-    pieces = split_text(words)
+    pieces = split_text(words, SECTION_LIMIT)
     assert all(len(p) <= SECTION_LIMIT for p in pieces)
     assert " ".join(pieces) == words
 
 
 def test_a_hard_cut_never_splits_an_entity():
     text = escape("x" * 2997 + "&&&&")
-    pieces = split_text(text)
+    pieces = split_text(text, SECTION_LIMIT)
     assert "".join(pieces) == text
     assert all(not p.endswith(("&", "&a", "&am", "&amp")) for p in pieces)
 
@@ -59,7 +60,7 @@ def test_answer_layout_warning_first_then_text_sources_footer():
     reply = Reply(
         kind="answer",
         text="Revenue grew 12% [1].",
-        sources=("[1] report.pdf, page 3",),
+        sources=(source("[1] report.pdf, page 3", evidence="Revenue grew 12% to <b>"),),
         warnings=("⚠️ Ungrounded: treat it as unverified.",),
         footer="Mode: extractive · 1 citation verified",
     )
@@ -67,7 +68,9 @@ def test_answer_layout_warning_first_then_text_sources_footer():
     kinds = [b["type"] for b in message.blocks]
     assert kinds == ["section", "section", "context", "context"]
     assert block_text(message.blocks[0]).startswith("⚠️ Ungrounded")  # no double icon
-    assert block_text(message.blocks[2]) == "*Sources*\n[1] report.pdf, page 3"
+    assert block_text(message.blocks[2]) == (
+        "*Sources*\n[1] report.pdf, page 3\n“Revenue grew 12% to &lt;b&gt;”"
+    )  # the evidence quoted under its source, escaped
     assert "extractive" in block_text(message.blocks[3])
     assert message.text == "Revenue grew 12% [1]."
     assert message.payload()["parse"] == "none" and message.payload()["link_names"] is False
@@ -77,7 +80,7 @@ def test_a_huge_reply_becomes_several_messages_within_limits():
     reply = Reply(
         kind="answer",
         text="A sentence to repeat many times. " * 6000,  # ~200,000 characters
-        sources=tuple(f"[{i}] r.pdf, page {i}" for i in range(1, 40)),
+        sources=tuple(source(f"[{i}] r.pdf, page {i}") for i in range(1, 40)),
         footer="Mode: extractive",
     )
     messages = reply_messages(reply)

@@ -27,8 +27,11 @@ def test_manifest_scopes_events_and_socket_mode():
     assert items_under("bot") == {
         "app_mentions:read",
         "chat:write",
+        "commands",
         "files:read",
         "files:write",
+        "reactions:write",
+        "users:read",
         "channels:history",
         "groups:history",
         "im:history",
@@ -38,5 +41,9 @@ def test_manifest_scopes_events_and_socket_mode():
         "message.channels",
         "message.groups",
         "message.im",
+        "file_shared",
+        "file_deleted",
+        "file_unshared",
     }
+    assert "    - command: /papertrail" in MANIFEST.read_text().splitlines()
     assert "  socket_mode_enabled: true" in MANIFEST.read_text().splitlines()

@@ -10,15 +10,11 @@ from __future__ import annotations
 
 import threading
 import time
-from types import SimpleNamespace
 
 import pytest
 
-from adapters.service import ChatService
-from adapters.slack import build_slack_app
-from papertrail.settings import Settings
-from tests.fake_slack import FakeSlack, RunningBot
-from tests.fakes import gated_pipeline
+from tests.fake_slack import final_messages, shown_text
+from tests.fakes import slack_on_pipeline
 from tests.pdfs import paper_pdf, simple_pdf
 
 SECRET = "pipeline-signing-secret"
@@ -26,34 +22,8 @@ SECRET = "pipeline-signing-secret"
 
 @pytest.fixture
 def slack(tmp_path):
-    fake = FakeSlack()
-    settings = Settings(data_dir=tmp_path / "data", ocr=False, max_pdf_mb=1.0)
-    pipeline = gated_pipeline(settings)
-    app = build_slack_app(
-        ChatService(pipeline),
-        bot_token=fake.token,
-        signing_secret=SECRET,
-        api_url=fake.api_url,
-        max_pdf_bytes=settings.max_pdf_bytes,
-    )
-    bot = RunningBot(app, SECRET)
-    yield SimpleNamespace(fake=fake, events=bot.events, pipeline=pipeline)
-    bot.close()
-    fake.close()
-
-
-def final(fake: FakeSlack, channel: str, thread_ts: str) -> list[dict]:
-    return [
-        m for m in fake.bot_messages(channel, thread_ts) if not m["text"].startswith(":hourglass")
-    ]
-
-
-def shown(message: dict) -> str:
-    parts = []
-    for b in message["blocks"]:
-        parts += [b["text"]["text"]] if b["type"] == "section" else []
-        parts += [e["text"] for e in b.get("elements", [])]
-    return "\n".join(parts)
+    with slack_on_pipeline(tmp_path, SECRET) as running:
+        yield running
 
 
 def ask(slack, channel: str, text: str, files=(), thread_ts=None) -> tuple[dict, dict]:
@@ -61,8 +31,8 @@ def ask(slack, channel: str, text: str, files=(), thread_ts=None) -> tuple[dict,
     slack.events.send(slack.fake.app_mention(post, with_files=bool(files)))
     slack.events.send(slack.fake.message_event(post))  # Slack's twin event
     thread = thread_ts or post["ts"]
-    slack.fake.wait_for(lambda: final(slack.fake, channel, thread), timeout=20)
-    return post, final(slack.fake, channel, thread)[0]
+    slack.fake.wait_for(lambda: final_messages(slack.fake, channel, thread), timeout=20)
+    return post, final_messages(slack.fake, channel, thread)[0]
 
 
 def test_paper_question_gets_one_verified_answer_with_page_images(slack):
@@ -70,13 +40,13 @@ def test_paper_question_gets_one_verified_answer_with_page_images(slack):
     pdf = fake.add_file("paper.pdf", paper_pdf())
     post, answer = ask(slack, "C1", "<@UBOT> How many parallel attention heads are used?", [pdf])
 
-    text = shown(answer)
+    text = shown_text(answer)
     assert "attention heads" in text
     assert "paper.pdf, page 2" in text
     assert "extractive" in text and "Ungrounded" not in text
     fake.wait_for(lambda: fake.shared_files("C1"))
     time.sleep(0.2)  # any second answer or upload would land by now
-    assert len(final(fake, "C1", post["ts"])) == 1
+    assert len(final_messages(fake, "C1", post["ts"])) == 1
     uploads = fake.shared_files("C1")
     sources = [line for line in text.splitlines() if line.startswith("[")]
     assert len(uploads) == len(sources) >= 1
@@ -91,10 +61,10 @@ def test_channels_keep_their_own_documents(slack):
     _, in_a = ask(slack, "CA", "<@UBOT> How long does the warranty last?", [a])
     _, in_b = ask(slack, "CB", "<@UBOT> How long does the warranty last?", [b])
 
-    assert "five years" in shown(in_a) and "two years" not in shown(in_a)
-    assert "two years" in shown(in_b) and "five years" not in shown(in_b)
+    assert "five years" in shown_text(in_a) and "two years" not in shown_text(in_a)
+    assert "two years" in shown_text(in_b) and "five years" not in shown_text(in_b)
     _, later = ask(slack, "CA", "<@UBOT> Which model is it about?")
-    assert "Falcon" in shown(later) and "Heron" not in shown(later)
+    assert "Falcon" in shown_text(later) and "Heron" not in shown_text(later)
 
 
 def test_a_pdf_shared_earlier_without_a_mention_answers_a_later_question(slack):
@@ -104,7 +74,7 @@ def test_a_pdf_shared_earlier_without_a_mention_answers_a_later_question(slack):
     slack.events.send(fake.message_event(upload))  # no mention: ignored
 
     _, answer = ask(slack, "C1", "<@UBOT> What does remote work require?")
-    assert "manager approval" in shown(answer)
+    assert "manager approval" in shown_text(answer)
     assert fake.bot_messages("C1", upload["ts"]) == []
 
 
@@ -119,14 +89,14 @@ def test_a_pdf_shared_earlier_without_a_mention_answers_a_later_question(slack):
 def test_unreadable_attachments_get_a_clear_reply(slack, name, data, mimetype, expected):
     file = slack.fake.add_file(name, data, mimetype=mimetype)
     _, reply = ask(slack, "C1", "<@UBOT> summarise", [file])
-    assert expected in shown(reply)
+    assert expected in shown_text(reply)
 
 
 def test_missing_files_read_scope_names_the_fix(slack):
     slack.fake.sign_in_page_for_files = True
     pdf = slack.fake.add_file("paper.pdf", paper_pdf())
     _, reply = ask(slack, "C1", "<@UBOT> What is this?", [pdf])
-    assert "files:read" in shown(reply) and "reinstall" in shown(reply)
+    assert "files:read" in shown_text(reply) and "reinstall" in shown_text(reply)
 
 
 def test_indexing_a_large_pdf_does_not_hold_up_another_channel(slack):
@@ -141,8 +111,8 @@ def test_indexing_a_large_pdf_does_not_hold_up_another_channel(slack):
         start = time.monotonic()
         _, answer = ask(slack, "C2", "<@UBOT> When is the launch date?", [small])
         assert time.monotonic() - start < 5
-        assert "4 June" in shown(answer)
-        assert final(fake, "C1", big_post["ts"]) == []
+        assert "4 June" in shown_text(answer)
+        assert final_messages(fake, "C1", big_post["ts"]) == []
     finally:
         gate.set()
-    fake.wait_for(lambda: final(fake, "C1", big_post["ts"]), timeout=20)
+    fake.wait_for(lambda: final_messages(fake, "C1", big_post["ts"]), timeout=20)

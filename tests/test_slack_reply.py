@@ -3,9 +3,10 @@
 import pytest
 from slack_sdk import WebClient
 
-from adapters.service import Image, Reply
+from adapters.service import Reply
 from adapters.slack_reply import ThreadResponder
 from tests.fake_slack import FakeSlack
+from tests.fakes import source
 
 
 class Clock:
@@ -48,8 +49,7 @@ def test_the_answer_replaces_the_progress_message_and_images_follow(fake):
         Reply(
             kind="answer",
             text="The answer [1].",
-            sources=("[1] a.pdf, page 1",),
-            images=(Image("1-p1-a.png", png, "[1] a.pdf, page 1"),),
+            sources=(source("[1] a.pdf, page 1", png, filename="1-p1-a.png"),),
         )
     )
     (message,) = fake.bot_messages("C1")
@@ -77,7 +77,7 @@ def test_a_deleted_progress_message_falls_back_to_a_new_post(fake):
 def test_rejected_blocks_fall_back_to_plain_text(fake):
     fake.reject_blocks = "msg_blocks_too_long"
     r = responder(fake)
-    r.finish(Reply(kind="answer", text="word " * 2000, sources=("[1] a.pdf, page 2",)))
+    r.finish(Reply(kind="answer", text="word " * 2000, sources=(source("[1] a.pdf, page 2"),)))
     messages = fake.bot_messages("C1")
     assert len(messages) >= 3 and all(not m["blocks"] for m in messages)
     assert all(len(m["text"]) <= 4000 for m in messages)

@@ -17,10 +17,11 @@ import pymupdf
 import pytest
 
 from adapters.dedup import SeenSet
-from adapters.service import Image, Reply
+from adapters.service import Image, Reply, Source
 from adapters.slack import build_slack_app
 from papertrail.errors import PaperTrailError
 from tests.fake_slack import FakeSlack, RunningBot
+from tests.fakes import NoLibrary
 
 SECRET = "test-signing-secret"
 MAX_BYTES = 200_000
@@ -33,7 +34,7 @@ def make_pdf(*pages: str) -> bytes:
     return doc.tobytes()
 
 
-class PageService:
+class PageService(NoLibrary):
     """Indexes PDFs per channel with PyMuPDF and answers with page 1's text and PNG."""
 
     def __init__(self) -> None:
@@ -56,15 +57,19 @@ class PageService:
         if mention.channel not in self.docs:
             return Reply(kind="error", text="I don't see a PDF here yet.")
         name, pages, png = self.docs[mention.channel]
-        source = f"[1] {name}, page 1"
+        cited = Source(1, name, 1, image=Image(f"1-p1-{name}.png", png, f"[1] {name}, page 1"))
         return Reply(
             kind="answer",
             text=self.reply_text or f"{pages[0].strip()} [1]",
-            sources=(source,),
+            sources=(cited,),
             warnings=self.warnings,
             footer="Mode: extractive",
-            images=(Image(f"1-p1-{name}.png", png, source),),
         )
+
+    def index_shared(self, channel, attachments, progress=None) -> Reply:
+        for att in attachments:
+            self._index(channel, att, progress)
+        return Reply(kind="indexed", text="Indexed.")
 
     def _index(self, channel, att, progress) -> None:
         data = att.fetch()
@@ -208,11 +213,10 @@ def test_app_mention_without_files_fetches_the_message(slack):
     assert (att.name, att.source) == ("memo.pdf", "message")
 
 
-def test_file_share_without_mention_is_ignored_but_found_by_a_later_mention(slack):
+def test_a_pdf_shared_before_the_bot_was_there_is_found_in_history(slack):
     fake = slack.fake
     pdf = fake.add_file("old.pdf", make_pdf("Old findings: the sky is green."))
-    upload = fake.user_post("C1", "here is the report", files=[pdf])
-    slack.events.send(fake.message_event(upload))
+    upload = fake.user_post("C1", "here is the report", files=[pdf])  # no event: bot not there
     later = fake.user_post("C1", "<@UBOT> what colour is the sky?")
     slack.events.send(fake.message_event(later))  # a plain message with a mention...
     slack.events.send(fake.app_mention(later))  # ...and its app_mention twin
@@ -220,7 +224,7 @@ def test_file_share_without_mention_is_ignored_but_found_by_a_later_mention(slac
     answer = wait_answer(fake, "C1", later["ts"])
     assert "the sky is green" in shown_text(answer)
     assert fake.bot_messages("C1", upload["ts"]) == []  # nothing said to the plain upload
-    assert slack.seen.calls == 2  # the un-addressed file_share never reached de-duplication
+    assert slack.seen.calls == 2  # the mention and its message twin
     (att,) = slack.service.mentions[0].attachments
     assert (att.name, att.source) == ("old.pdf", "history")
 

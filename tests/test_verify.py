@@ -4,7 +4,7 @@ import pytest
 
 from papertrail.settings import REFUSAL
 from papertrail.types import Chunk, Hit
-from papertrail.verify import MISSING, judge, parse_markers, verify_answer
+from papertrail.verify import MISSING, verify_answer
 from tests.fakes import HashEmbedder
 
 ENCODER = (
@@ -51,13 +51,30 @@ def test_seed_failure_1_chunk_must_support_its_own_sentence(embedder):
         "Each layer has a multi-head self-attention mechanism [2]."
     )
     wrong = OPTIMIZER + " The encoder stack of identical layers is described above."
-    out = verify_answer(answer, hits(ENCODER, wrong), embedder=embedder)
-    assert [c.marker for c in out.citations] == [1]
+    out = verify_answer(answer, hits(wrong, HEADS), embedder=embedder)
+    assert out.citations == ()
     assert [(c.marker, c.sentence) for c in out.dropped] == [
-        (2, "Each layer has a multi-head self-attention mechanism.")
+        (1, "The encoder is composed of a stack of 6 identical layers."),
+        (2, "Each layer has a multi-head self-attention mechanism."),
     ]
     assert out.text.endswith("self-attention mechanism.")
-    assert out.grounded
+    assert not out.grounded
+
+
+def test_a_citation_of_the_wrong_excerpt_moves_to_the_one_that_states_it(embedder):
+    answer = (
+        "The encoder is composed of a stack of 6 identical layers [1]. "
+        "Each layer has a multi-head self-attention mechanism [2]."
+    )
+    out = verify_answer(answer, hits(ENCODER, OPTIMIZER), embedder=embedder)
+    assert [(c.n, c.marker) for c in out.citations] == [(1, 1)]
+    assert out.dropped == ()
+    assert out.text.endswith("self-attention mechanism [1].")
+    moved = verify_answer(answer, hits(OPTIMIZER, ENCODER), embedder=embedder)
+    (c,) = moved.citations
+    assert (c.n, c.marker) == (1, 2)
+    assert c.reason.startswith("moved from [1], which")
+    assert moved.text.count("[1]") == 2
 
 
 def test_seed_failure_2_changed_figure_is_caught(embedder):
@@ -84,25 +101,8 @@ def test_supported_number_claim_is_kept_with_scores(embedder):
     out = verify_answer(answer, hits(BLEU_DE), embedder=embedder)
     (c,) = out.citations
     assert (c.n, c.marker, c.supported) == (1, 1, True)
-    assert c.scores["coverage"] >= 0.8 and c.scores["figures_missing"] == 0
-    assert ("similarity" in c.scores) == (embedder is not None)
-
-
-@pytest.mark.parametrize(
-    ("group", "expected"),
-    [
-        ("[1]", (1,)),
-        ("[1][2]", (1, 2)),
-        ("[1] [3]", (1, 3)),
-        ("[1, 2]", (1, 2)),
-        ("[2,1,2]", (2, 1)),
-        ("[1-3]", (1, 2, 3)),
-        ("[3\u20131]", (1, 2, 3)),
-        ("[1-3, 5]", (1, 2, 3, 5)),
-    ],
-)
-def test_parse_markers(group, expected):
-    assert parse_markers(group) == expected
+    assert dict(c.scores)["coverage"] >= 0.8 and dict(c.scores)["figures_missing"] == 0
+    assert "similarity" not in dict(c.scores)  # figures pinned it: no embedding needed
 
 
 @pytest.mark.parametrize(
@@ -125,25 +125,20 @@ def test_marker_variants_and_markers_after_the_period(answer):
 
 def test_survivors_renumbered_in_order_of_first_appearance():
     answer = (
-        "Adam is used as the optimizer with beta2 = 0.98 [3]. "
-        "The encoder is a stack of 6 identical layers [1]. "
         "The model uses 8 parallel attention heads [2]. "
-        "The encoder stack has 6 identical layers again [1]."
-    )
-    out = verify_answer(answer, hits(ENCODER, OPTIMIZER, HEADS))
-    # [3] (heads) is wrong for the optimizer sentence, [2] (optimizer) wrong for heads.
-    assert [(c.n, c.marker) for c in out.citations] == [(1, 1)]
-    assert out.text == (
-        "Adam is used as the optimizer with beta2 = 0.98. "
         "The encoder is a stack of 6 identical layers [1]. "
-        "The model uses 8 parallel attention heads. "
+        "Adam is used as the optimizer with beta2 = 0.98 [3]. "
         "The encoder stack has 6 identical layers again [1]."
     )
-    fixed = answer.replace("[3]", "[2]", 1).replace("heads [2]", "heads [3]")
-    out = verify_answer(fixed, hits(ENCODER, OPTIMIZER, HEADS))
-    assert [(c.n, c.marker) for c in out.citations] == [(1, 2), (2, 1), (3, 3)]
-    assert out.text.startswith("Adam is used as the optimizer with beta2 = 0.98 [1].")
-    assert "heads [3]." in out.text and out.text.endswith("again [2].")
+    out = verify_answer(answer, hits(ENCODER, HEADS))
+    assert [(c.n, c.marker) for c in out.citations] == [(1, 2), (2, 1)]
+    assert out.text == (
+        "The model uses 8 parallel attention heads [1]. "
+        "The encoder is a stack of 6 identical layers [2]. "
+        "Adam is used as the optimizer with beta2 = 0.98. "
+        "The encoder stack has 6 identical layers again [2]."
+    )
+    assert [(c.marker, c.reason) for c in out.dropped] == [(3, MISSING)]
 
 
 def test_out_of_range_markers_are_dropped():
@@ -183,44 +178,3 @@ def test_claims_without_any_citation_are_not_grounded():
     out = verify_answer("The encoder is a stack of 6 identical layers.", hits(ENCODER))
     assert not out.grounded and not out.refusal
     assert verify_answer("Here is what I found:", hits(ENCODER)).grounded
-
-
-def test_judge_standalone_reasons():
-    ok = judge("The encoder is composed of a stack of 6 identical layers.", ENCODER)
-    assert ok.supported
-    changed = judge("The encoder is composed of a stack of 12 identical layers.", ENCODER)
-    assert not changed.supported and changed.reason == "figure 12 not in excerpt"
-    off = judge("Adam was used with a warmup of the learning rate.", ENCODER)
-    assert not off.supported and off.reason.startswith("too little of the sentence")
-    assert off.scores["coverage"] < 0.35
-
-
-def test_judge_uses_precomputed_vectors_and_the_embedder_alike():
-    emb = HashEmbedder()
-    claim = "The encoder is composed of a stack of 6 identical layers."
-    with_emb = judge(claim, ENCODER, embedder=emb)
-    from papertrail.verify import passages
-
-    vecs = judge(
-        claim, ENCODER, claim_vec=emb.embed([claim])[0], chunk_vec=emb.embed(passages(ENCODER))
-    )
-    assert with_emb.supported and vecs.supported
-    assert with_emb.scores["similarity"] == vecs.scores["similarity"]
-
-
-def test_document_name_counts_as_context():
-    excerpt = "Net revenues were 12,345 in 2022, compared with 11,002 in 2021."
-    claim = "Pepsico net revenues were $12,345 million in 2022."
-    assert judge(claim, excerpt).scores["coverage"] < 1.0
-    assert judge(claim, excerpt, context="PEPSICO_2022_10K").scores["coverage"] == 1.0
-
-
-def test_embeddings_are_batched_per_answer_not_per_pair():
-    emb = HashEmbedder()
-    answer = "The encoder is a stack of 6 identical layers [1][2]. It uses 8 heads [2]."
-    verify_answer(answer, hits(ENCODER, HEADS), embedder=emb)
-    from papertrail.verify import passages
-
-    # Two calls (long excerpts, then short texts); each text embedded once.
-    assert emb.calls == 2
-    assert emb.texts_embedded == 2 + len(passages(ENCODER)) + len(passages(HEADS))

@@ -1,8 +1,10 @@
-"""Answers as terminal text and as JSON, for the CLI and the demo.
+"""Answers as terminal text and as JSON, for the CLI, the demo and the local console.
 
-Shows what a chat reply shows plus what chat hides: every dropped citation
-with its reason, and the scores behind each verdict. Chat markup is the
-adapters' job.
+Shows what a chat reply shows (the answer, each citation with the evidence it
+rests on, quoted and trimmed) plus what chat hides: every dropped citation
+with its reason, and the scores behind each verdict. Evidence is trimmed
+by ``evidence.shown``, the same wording every chat reply uses.
+Chat markup is the adapters' job.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from papertrail.evidence import shown
 from papertrail.types import Answer, Citation
 
 
@@ -22,6 +25,8 @@ def format_answer(answer: Answer, images: Sequence[Path] = ()) -> str:
         lines.append("UNGROUNDED: no sentence kept a verified citation.")
     for c in answer.citations:
         lines.append(f"  [{c.n}] verified  {_where(c)}  ({_scores(c)})")
+        if quote := quote_evidence(c):
+            lines.append(f"      {quote}")
     for c in answer.dropped:
         lines.append(f"  [{c.marker}] dropped   {_where(c)}  — {c.reason}")
     for note in answer.notes:
@@ -32,6 +37,12 @@ def format_answer(answer: Answer, images: Sequence[Path] = ()) -> str:
     return "\n".join(lines)
 
 
+def quote_evidence(c: Citation) -> str:
+    """The citation's evidence in quotes on one line (``evidence.shown``); "" if none."""
+    text = shown(c.evidence)
+    return f"“{text}”" if text else ""
+
+
 def _where(c: Citation) -> str:
     if c.chunk is None:
         return "(no such excerpt)"
@@ -39,7 +50,7 @@ def _where(c: Citation) -> str:
 
 
 def _scores(c: Citation) -> str:
-    return ", ".join(f"{k} {v:.2f}" for k, v in c.scores.items()) or "—"
+    return ", ".join(f"{k} {v:.2f}" for k, v in c.scores) or "—"
 
 
 def citation_json(c: Citation) -> dict:
@@ -49,12 +60,20 @@ def citation_json(c: Citation) -> dict:
         "sentence": c.sentence,
         "supported": c.supported,
         "reason": c.reason,
-        "scores": c.scores,
+        "scores": dict(c.scores),
         "doc": c.chunk.doc_name if c.chunk else None,
         "page": c.chunk.page if c.chunk else None,
         "chunk_id": c.chunk.id if c.chunk else None,
-        "boxes": [[r.x0, r.y0, r.x1, r.y1] for r in c.chunk.rects] if c.chunk else [],
+        "boxes": _boxes(c.chunk.rects) if c.chunk else [],
+        "evidence": (
+            {"text": c.evidence.text, "boxes": _boxes(c.evidence.rects)} if c.evidence else None
+        ),
     }
+
+
+def _boxes(rects) -> list[list[float]]:
+    """[x0, y0, x1, y1] in PDF points on the displayed page, origin top-left."""
+    return [[r.x0, r.y0, r.x1, r.y1] for r in rects]
 
 
 def answer_json(answer: Answer, images: Sequence[Path] = ()) -> dict:

@@ -11,7 +11,7 @@
 2. Re-ingest (in the PaperTrail child, after its peak was read): the same bytes
    in the same channel, then in another channel; milliseconds and embeddings.
 3. With ``--channel-folder``: questions on a channel of the folder's PDFs and on
-   a channel of ``--large-copies`` copies of it (``bench_query``).
+   a channel of ``--copies`` copies of it (``bench_query``).
 
 ``--json FILE`` writes every figure under stable keys (``ingest.seconds``,
 ``query.p50_ms``, ``large.p50_ms``, ``langchain.seconds``, ``ratios`` ...).
@@ -186,14 +186,17 @@ def _print_ingest(f: dict) -> None:
         print("LangChain pipeline: not run (pip install -e '.[eval]')")
 
 
-def run_bench(args, settings: Settings) -> int:
+def run_bench(args, settings: Settings, on_progress=None) -> int:
+    """The ``bench`` command; ``on_progress(done, total)`` follows the timed questions."""
     figures: dict = {"pdf": str(args.pdf), "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ")}
     figures.update(bench_ingest(args.pdf, args.repeat))
     _print_ingest(figures)
     if args.channel_folder:
         from papertrail.measure.bench_query import bench_channels
 
-        figures.update(bench_channels(settings, args.channel_folder, args.queries, args.copies))
+        figures.update(
+            bench_channels(settings, args.channel_folder, args.queries, args.copies, on_progress)
+        )
     if args.json_out:
         args.json_out.write_text(json.dumps(figures, indent=2) + "\n")
         print(f"figures written to {args.json_out}")

@@ -11,9 +11,10 @@ bot's in-memory sentence cache starting empty for each channel; the channels
 take turns on each question, so both see the same load; the first question
 (which builds the channel's BM25 index) is timed apart. In the large channel
 every passage is there ``copies`` times, so its answers differ (more are
-refused: nothing to render); ``retrieve`` is the stage that grows with size. Stages are
-timed by wrapping the pipeline's retriever, generator and renderer; "verify"
-is the rest of ``ask``.
+refused: nothing to render); ``retrieve`` is the stage that grows with size. Each
+question is ``ask(render=False)`` then ``render_citations``, as the bot's
+``render_later`` does; "retrieve" and "answer" are timed by wrapping the
+pipeline's retriever and generator, "verify" is the rest of ``ask``.
 """
 
 from __future__ import annotations
@@ -30,13 +31,14 @@ from pathlib import Path
 from papertrail.embed import get_embedder
 from papertrail.embed_cache import CachingEmbedder, MemoEmbedder
 from papertrail.pipeline import PaperTrail
+from papertrail.render import render_citations
 from papertrail.settings import Settings
 from papertrail.store import open_store
 
 BASE, LARGE = "bench-folder", "bench-large"
 
 
-def bench_channels(settings: Settings, folder: Path, n: int, copies: int) -> dict:
+def bench_channels(settings: Settings, folder: Path, n: int, copies: int, on_progress=None) -> dict:
     cache = Path(os.environ.get("PAPERTRAIL_EVAL_DIR", "eval-cache")).resolve()
     settings = settings.replace(data_dir=cache / "bench-index")
     embedder = CachingEmbedder(get_embedder(settings), cache / "embeddings.sqlite")
@@ -56,7 +58,7 @@ def bench_channels(settings: Settings, folder: Path, n: int, copies: int) -> dic
     build_s = time.perf_counter() - t0
     questions = _questions(folder, n)
     channels = [BASE, LARGE] if large_chunks else [BASE]
-    timed = _time_questions(settings, loader, channels, questions)
+    timed = _time_questions(settings, loader, channels, questions, on_progress)
     out = {"query": {"channel_chunks": chunks, "documents": len(pdfs), **timed[BASE]}}
     _print("query", out["query"])
     if large_chunks:
@@ -98,10 +100,10 @@ def _copies(loader: PaperTrail, copies: int) -> int:
             for i in range(0, len(moved), 1000):
                 store.add_chunks(LARGE, moved[i : i + 1000], _stack(rows[i : i + 1000]))
             store.commit(copy)
-            pdf = loader._pdf_path(LARGE, new_id)  # snippets render from the original file
+            pdf = loader.files.path(LARGE, new_id)  # snippets render from the original file
             pdf.parent.mkdir(parents=True, exist_ok=True)
             pdf.unlink(missing_ok=True)
-            pdf.symlink_to(loader._pdf_path(BASE, doc.doc_id))
+            pdf.symlink_to(loader.files.path(BASE, doc.doc_id))
     return sum(d.chunks for d in store.documents(LARGE))
 
 
@@ -128,8 +130,26 @@ class _Stopwatch:
         return timed
 
 
-def _time_questions(settings: Settings, loader: PaperTrail, channels, questions) -> dict:
-    """Per channel: latency figures; channels take turns on each question (same load)."""
+def _ask(pt: PaperTrail, channel: str, question: str, watch: _Stopwatch) -> None:
+    """One question as the bot answers it: the text, then its snippet pictures."""
+    answer = pt.ask(channel, question, render=False)
+    t0 = time.perf_counter()
+    render_citations(
+        answer.citations,
+        lambda doc_id: pt.files.load(channel, doc_id),
+        zoom=pt.settings.render_zoom,
+        max_width=pt.settings.max_image_width,
+    )
+    watch.spent["render"] += time.perf_counter() - t0
+
+
+def _time_questions(
+    settings: Settings, loader: PaperTrail, channels, questions, on_progress=None
+) -> dict:
+    """Per channel: latency figures; channels take turns on each question (same load).
+
+    ``on_progress(done, total)`` after each question, outside the clock.
+    """
     pts, watches, firsts = {}, {}, {}
     for channel in channels:
         memo = MemoEmbedder(get_embedder(settings))  # the bot's cache, empty
@@ -137,9 +157,8 @@ def _time_questions(settings: Settings, loader: PaperTrail, channels, questions)
         watch = _Stopwatch()
         pt.retriever.search = watch.wrap("retrieve", pt.retriever.search)
         pt.generator.generate = watch.wrap("answer", pt.generator.generate)
-        pt._render = watch.wrap("render", pt._render)
         t0 = time.perf_counter()
-        pt.ask(channel, questions[0])  # builds the BM25 index; loads the model
+        _ask(pt, channel, questions[0], watch)  # builds the BM25 index; loads the model
         pts[channel], watches[channel], firsts[channel] = pt, watch, time.perf_counter() - t0
     stages = {c: defaultdict(list) for c in channels}
     totals: dict[str, list[float]] = {c: [] for c in channels}
@@ -148,13 +167,15 @@ def _time_questions(settings: Settings, loader: PaperTrail, channels, questions)
             watch = watches[channel]
             watch.spent.clear()
             t0 = time.perf_counter()
-            pts[channel].ask(channel, q)
+            _ask(pts[channel], channel, q, watch)
             total = (time.perf_counter() - t0) * 1000
             totals[channel].append(total)
             parts = {k: v * 1000 for k, v in watch.spent.items()}
             parts["verify"] = total - sum(parts.values())
             for k in ("retrieve", "answer", "verify", "render"):
                 stages[channel][k].append(parts.get(k, 0.0))
+        if on_progress is not None:  # (done, total), after the clock stopped
+            on_progress(len(totals[channels[0]]), len(questions) - 1)
     return {
         c: {
             "questions": len(totals[c]),
@@ -179,8 +200,9 @@ def _print(label: str, f: dict) -> None:
 
 
 def _questions(folder: Path, n: int) -> list[str]:
-    qa = folder.parent / "qa.jsonl"
-    if qa.exists():
+    # the corpus keeps qa.jsonl beside the PDFs (attention/) or above them (financebench/pdfs/)
+    qa = next((p for p in (folder / "qa.jsonl", folder.parent / "qa.jsonl") if p.exists()), None)
+    if qa is not None:
         qs = [json.loads(line)["question"] for line in qa.read_text().splitlines() if line]
     else:
         qs = ["What is this document about?", "What were the total revenues?"]

@@ -1,45 +1,36 @@
 """``papertrail check FOLDER``: each PDF of a folder through ingest + a question, in a child.
 
-Each file runs in a fresh child (``python -m papertrail.measure.check --one``) with a
+Each file runs in a fresh child (``papertrail.measure.check_child``) with a
 scratch data dir, so a crash, hang or memory blow-up in one file is caught,
 named and measured instead of taking the run down. The parent reaps the
 child with ``os.wait4`` (its own peak RSS), kills its process group after
 ``timeout`` seconds, prints a table and a summary, and exits non-zero when
 any file crashed, timed out, broke the 60 s / 1.5 GB targets, or was
-"indexed" into nothing. Answers are offline (extractive) so the check is
-repeatable and spends no LLM tokens. It does not try passwords: an encrypted
-file is expected to be refused with a message saying how to fix it.
+"indexed" into nothing. What the child does with a file (ingest, ask,
+summarise) is ``check_child``'s; this module is the parent: running, timing,
+killing and classifying.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
-import pickle
-import re
 import signal
 import subprocess
-import sys
 import tempfile
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from papertrail.errors import PaperTrailError
+from papertrail.measure.check_child import OUTCOMES, Command, child_command
+from papertrail.offline import offline_env
 from papertrail.settings import Settings
 
-QUESTION = "What is this document about?"
 TIME_TARGET = 60.0  # seconds per file, ingest + question, model loading included
 MEMORY_TARGET_MB = 1536.0  # peak resident memory of one child
-CHANNEL = "check"
-OUTCOMES = ("indexed", "refused", "crashed", "timeout")
-
-START = time.perf_counter()  # when this module was imported: in a child, close to its start
-Command = Callable[[Path, Path], list[str]]  # (pdf, result file) -> child argv
 
 
 @dataclass(frozen=True)
@@ -84,11 +75,13 @@ def run_check(
     json_out: Path | None = None,
     timeout: float = 60.0,
     command: Command | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> int:
     """Check every ``*.pdf`` of ``folder``; print a table; 0 only when every file passed.
 
     ``command`` builds the child's argv (tests pass small fake children); by
-    default it is this module's ``--one`` mode with ``settings``.
+    default it is ``check_child`` with ``settings``. ``on_progress(done, total)``
+    is called before each file and once at the end (files done so far).
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -98,13 +91,17 @@ def run_check(
         raise PaperTrailError(f"{folder} has no .pdf files to check.", code="io")
     with tempfile.TemporaryDirectory(prefix="papertrail-check-") as tmp:
         if command is None:
-            command = _real_command(settings, Path(tmp) / "settings.pickle")
+            command = child_command(settings, Path(tmp) / "settings.pickle")
         results = []
         print(_row("file", "outcome", "pages", "chunks", "ocr", "s", "MB", "message"))
         for i, path in enumerate(files):
+            if on_progress is not None:
+                on_progress(i, len(files))
             result = run_one(path, command, Path(tmp) / f"result-{i}.json", timeout=timeout)
             results.append(result)
             print(_row_of(result), flush=True)
+        if on_progress is not None:
+            on_progress(len(files), len(files))
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps([asdict(r) for r in results], indent=2, ensure_ascii=False))
@@ -118,9 +115,7 @@ def run_check(
 def run_one(path: Path, command: Command, result_path: Path, *, timeout: float) -> FileResult:
     """Run the child for ``path``, kill it after ``timeout`` s, and classify what happened."""
     result_path.unlink(missing_ok=True)
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    env.update(ORT_DISABLE_TELEMETRY="1", ANONYMIZED_TELEMETRY="False")
-    env.setdefault("TOKENIZERS_PARALLELISM", "false")
+    env = offline_env(dict(os.environ))
     with tempfile.TemporaryFile() as err:
         start = time.monotonic()
         proc = subprocess.Popen(
@@ -160,110 +155,7 @@ def summary(results: list[FileResult]) -> str:
     )
 
 
-# -- the child side -------------------------------------------------------
-
-
-def child_main(path: Path, result_path: Path, work: Callable[[Path], dict]) -> None:
-    """Run ``work(path)`` and write its result; refusals and bugs are results too.
-
-    A ``PaperTrailError`` is a refusal (its message is what the user sees);
-    any other exception is a bug and reported as a crash with its last line.
-    Exits only by returning, so a missing result file means the process died.
-    """
-    try:
-        report = {"outcome": "indexed", **work(path)}
-    except PaperTrailError as e:
-        report = {"outcome": "refused", "message": e.message, "code": e.code}
-    except Exception as e:
-        traceback.print_exc()
-        report = {"outcome": "crashed", "message": f"bug: {type(e).__name__}: {e}"}
-    tmp = result_path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(report, ensure_ascii=False))
-    tmp.replace(result_path)  # all or nothing: a half-written result is no result
-
-
-def ingest_and_ask(path: Path, settings: Settings) -> dict:
-    """The real work: index ``path`` into a scratch dir and ask QUESTION about it."""
-    from papertrail.names import safe_filename
-    from papertrail.pipeline import PaperTrail
-
-    with tempfile.TemporaryDirectory(prefix="papertrail-check-data-") as tmp:
-        local = settings.replace(
-            data_dir=Path(tmp), chroma_host="", groq_api_key="", llm_base_url=""
-        )
-        t0 = time.perf_counter()
-        pt = PaperTrail.from_settings(local)
-        t1 = time.perf_counter()
-        got = pt.ingest(CHANNEL, safe_filename(path.name), path.read_bytes())
-        t2 = time.perf_counter()
-        doc = got.document
-        question = QUESTION
-        answer = pt.ask(CHANNEL, question, doc_ids=[doc.doc_id])
-        if not answer.citations and answer.hits:  # too vague for it: ask about its own words
-            question = question_about(answer.hits[0].chunk.text)
-            answer = pt.ask(CHANNEL, question, doc_ids=[doc.doc_id])
-        t3 = time.perf_counter()
-    parts = [f"{_n(doc.pages, 'page')}, {_n(doc.chunks, 'chunk')}."]
-    if doc.ocr_pages:
-        parts.append(f"OCR on {_n(len(doc.ocr_pages), 'page')}.")
-    parts.extend(got.warnings)
-    first = _first_sentence(answer.text)
-    parts.append(f"Answer: {first}" if answer.citations else f"No cited answer: {first}")
-    if question != QUESTION:
-        parts.append(f"(asked: {question})")
-    return {
-        "message": " ".join(parts),
-        "pages": doc.pages,
-        "chunks": doc.chunks,
-        "ocr_pages": len(doc.ocr_pages),
-        "cited": len(answer.citations),
-        "question": question,
-        "timings": {
-            "start": round(t0 - START, 2),  # interpreter and imports, before the pipeline
-            "load": round(t1 - t0, 2),  # embedding model, store, OCR engine (lazy)
-            **{k: round(v, 2) for k, v in (got.timings or {}).items()},
-            "ask": round(t3 - t2, 2),
-        },
-    }
-
-
-def question_about(text: str) -> str:
-    """A question about the first words of ``text``, which the document can answer."""
-    # words with letters first: a table's first "words" are its figures; at most 60
-    # characters, because scripts without spaces (Chinese) make one long "word"
-    words = re.findall(r"\w+", text)
-    lettered = [w for w in words if not w.isdigit()]
-    topic = " ".join((lettered if len(lettered) >= 3 else words)[:8])[:60]
-    return f"What does the document say about {topic}?"
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Child entry: ``python -m papertrail.measure.check --one PDF --result J --settings P``."""
-    p = argparse.ArgumentParser(prog="python -m papertrail.measure.check")
-    p.add_argument("--one", type=Path, required=True)
-    p.add_argument("--result", type=Path, required=True)
-    p.add_argument("--settings", type=Path, required=True)
-    args = p.parse_args(argv)
-    settings = pickle.loads(args.settings.read_bytes())  # written by our own parent
-    child_main(args.one, args.result, lambda path: ingest_and_ask(path, settings))
-    return 0
-
-
 # -- helpers --------------------------------------------------------------
-
-
-def _real_command(settings: Settings, settings_path: Path) -> Command:
-    settings_path.write_bytes(pickle.dumps(settings))
-
-    def command(path: Path, result: Path) -> list[str]:
-        return [
-            sys.executable,
-            "-m",
-            "papertrail.measure.check",
-            *("--one", str(path), "--result", str(result), "--settings", str(settings_path)),
-        ]
-
-    return command
 
 
 def _wait(proc: subprocess.Popen, deadline: float):
@@ -312,16 +204,6 @@ def _crash_message(code: int, stderr: str, report: dict | None) -> str:
     return f"{how}: {last[0].strip()}" if last else how
 
 
-def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _first_sentence(text: str, limit: int = 160) -> str:
-    text = re.sub(r"\s*\[\d+(?:,\s*\d+)*\]", "", " ".join(text.split()))
-    head = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
-    return head if len(head) <= limit else head[: limit - 1] + "…"
-
-
 def _row(file, outcome, pages, chunks, ocr, secs, mb, message) -> str:
     return (
         f"{file[:44]:<44} {outcome:<8} {pages:>5} {chunks:>6} {ocr:>4} {secs:>6} {mb:>6}  "
@@ -340,7 +222,3 @@ def _row_of(r: FileResult) -> str:
         f"{r.peak_rss_mb:.0f}",
         r.message,
     )
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,11 +1,11 @@
-"""``papertrail eval DATA.jsonl``: retrieval and answer quality on gold evidence pages.
+"""``papertrail eval DATA.jsonl...``: retrieval and answer quality on gold evidence pages.
 
 Each distinct ``doc`` (a PDF, or a folder whose PDFs share one channel) is
 indexed once into a cache that survives runs (``PAPERTRAIL_EVAL_DIR``,
 default ``eval-cache/``). Every question is retrieved at depth 10 and, in the
 answer modes, answered and verified. Records are appended to a progress file
 as they finish, so an interrupted run resumes where it stopped. Pure scoring
-lives in ``eval_metrics.py``; the baseline in ``baseline.py``.
+(``summarise`` included) lives in ``metrics.py``; the baseline in ``baseline.py``.
 """
 
 from __future__ import annotations
@@ -24,18 +24,10 @@ from papertrail.embed_cache import CachingEmbedder
 from papertrail.errors import PaperTrailError
 from papertrail.extractive import ExtractiveGenerator
 from papertrail.measure import baseline
-from papertrail.measure.metrics import (
-    correctness,
-    first_relevant_rank,
-    hit_at,
-    mean,
-    reciprocal_rank,
-)
+from papertrail.measure.metrics import DEPTH, correctness, first_relevant_rank, summarise
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
 from papertrail.store import open_store
-
-DEPTH = 10  # retrieval depth scored (hit@10, mrr@10)
 
 
 @dataclass(frozen=True)
@@ -121,33 +113,12 @@ def relevant(item: Item, doc_name: str, page: int) -> bool:
 
 
 def retrieval_record(item: Item, ranked: list[tuple[str, int]]) -> dict:
-    """Ranks of the first evidence-page chunk and of the first gold-document chunk."""
+    """Ranks of the first evidence-page chunk and of the first gold-document chunk,
+    and the top 5 (document, page) pairs, so that a miss can be read."""
     rank = first_relevant_rank([relevant(item, d, p) for d, p in ranked])
     doc_rank = first_relevant_rank([d in item.gold_docs for d, _ in ranked])
-    return {"rank": rank, "doc_rank": doc_rank, "top": [f"{d}#{p}" for d, p in ranked[:5]]}
-
-
-def summarise(records: list[dict], multi_doc: bool) -> dict:
-    scored = [r for r in records if r.get("scored") and "error" not in r]
-    m: dict[str, float | None] = {}
-    for k in (1, 3, 5, 10):
-        m[f"hit@{k}"] = mean(hit_at(r["rank"], k) for r in scored)
-    m["mrr@10"] = mean(reciprocal_rank(r["rank"], DEPTH) for r in scored)
-    if multi_doc:
-        for k in (1, 5, 10):
-            m[f"doc_hit@{k}"] = mean(hit_at(r["doc_rank"], k) for r in scored)
-    answered = [r for r in records if "answer" in r and "error" not in r]
-    if answered:
-        cites = [c for r in answered for c in r["citation_on_evidence"]]
-        m["citations_on_evidence"] = mean(1.0 if c else 0.0 for c in cites)
-        ans = [r for r in answered if r["answerable"]]
-        m["grounded_rate"] = mean(1.0 if r["grounded"] else 0.0 for r in ans)
-        m["false_refusal_rate"] = mean(1.0 if r["refusal"] else 0.0 for r in ans)
-        unans = [r for r in answered if not r["answerable"]]
-        m["refusal_accuracy"] = mean(1.0 if r["refusal"] else 0.0 for r in unans)
-        m["correctness"] = mean(r["correctness"] for r in ans)
-    m["failed"] = float(sum(1 for r in records if "error" in r))
-    return m
+    top = [{"doc": d, "page": p} for d, p in ranked[:5]]
+    return {"rank": rank, "doc_rank": doc_rank, "top": top}
 
 
 def answer_record(pt: PaperTrail, item: Item, channel: str) -> dict:
@@ -169,21 +140,49 @@ def answer_record(pt: PaperTrail, item: Item, channel: str) -> dict:
     }
 
 
-def run_eval(args, settings: Settings, *, pipeline: PaperTrail | None = None) -> int:
-    """Run the evaluation ``args`` describe; ``pipeline`` replaces the cached real one."""
-    items = load_items(args.data)[: args.limit or None]
-    if not items:
-        raise PaperTrailError(f"{args.data} holds no questions.", code="eval")
+def run_eval(
+    args, settings: Settings, *, pipeline: PaperTrail | None = None, on_progress=None
+) -> int:
+    """Run the evaluation ``args`` describe on each of its data files, one shared pipeline.
+
+    ``args.data`` is one path or a list of them; with several, ``--json`` holds
+    one result per file under ``"datasets"`` (keyed by folder/file name) and a
+    summary table of every file's rows is printed last. ``pipeline`` replaces
+    the cached real one; ``on_progress(done, total)``, if given, is called as
+    each question of a file is scored.
+    """
+    paths = args.data if isinstance(args.data, list) else [args.data]
     cache = Path(os.environ.get("PAPERTRAIL_EVAL_DIR", "eval-cache")).resolve()
+    pt = pipeline
+    results = {}
+    for path in paths:
+        items = load_items(path)[: args.limit or None]
+        if not items:
+            raise PaperTrailError(f"{path} holds no questions.", code="eval")
+        pt = pt or build(settings, args.mode, cache, getattr(args, "chunk_size", None))
+        name = f"{path.parent.name}/{path.name}"
+        results[name] = _eval_file(args, path, items, pt, cache, on_progress)
+    if len(results) > 1:
+        rows = {
+            f"{name} {label.split()[0]}": m
+            for name, out in results.items()
+            for label, m in out.get("ablation", {"ours": out["metrics"]}).items()
+        }
+        _print_table(rows, "every data file", 0)
+    if args.json_out:
+        out = next(iter(results.values())) if len(results) == 1 else {"datasets": results}
+        args.json_out.write_text(json.dumps(out, indent=2), encoding="utf-8")
+    return 0
+
+
+def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress) -> dict:
+    """Index, retrieve (and answer) every item of one data file; print its table."""
     multi_doc = any(i.doc.is_dir() for i in items)
     mode = "extractive" if args.mode == "extractive" else args.mode
-    print(
-        f"eval {args.data.name}: {len(items)} questions, mode {mode}, k {args.k}", file=sys.stderr
-    )
-    pt = pipeline or build(settings, args.mode, cache, getattr(args, "chunk_size", None))
+    print(f"eval {path.name}: {len(items)} questions, mode {mode}, k {args.k}", file=sys.stderr)
     channels = index_all(pt, items)
 
-    progress = cache / "progress" / f"{_run_key(args)}.jsonl"
+    progress = cache / "progress" / f"{_run_key(args, path)}.jsonl"
     # Resuming pays off where answers cost money and quota; retrieval is recomputed
     # every run so that a code change is always measured.
     done = _load_progress(progress) if args.mode == "groq" else {}
@@ -193,7 +192,13 @@ def run_eval(args, settings: Settings, *, pipeline: PaperTrail | None = None) ->
     def one(item: Item) -> dict:
         if item.id in done:
             return done[item.id]
-        rec = {"id": item.id, "question": item.question, "scored": bool(item.evidence_pages)}
+        rec = {
+            "id": item.id,
+            "question": item.question,
+            "gold": {"docs": list(item.gold_docs), "pages": list(item.evidence_pages)},
+            "scored": bool(item.evidence_pages),
+            "doc_scored": item.answerable and bool(item.gold_docs),
+        }
         try:
             for cfg in configs:
                 hits = pt.retriever.search(channels[item.doc], item.question, k=DEPTH, mode=cfg)
@@ -216,6 +221,8 @@ def run_eval(args, settings: Settings, *, pipeline: PaperTrail | None = None) ->
     with ThreadPoolExecutor(workers) as pool:
         for rec in pool.map(one, items):
             records.append(rec)
+            if on_progress is not None:
+                on_progress(len(records), len(items))
 
     metrics = summarise(records, multi_doc)
     table = {"ours (hybrid)": metrics}
@@ -226,13 +233,11 @@ def run_eval(args, settings: Settings, *, pipeline: PaperTrail | None = None) ->
         table["baseline (LangChain 800/100 + MiniLM, dense)"] = _baseline(pt, items)
     elif want_baseline:
         print("baseline skipped: pip install -e '.[eval]' for langchain-text-splitters")
-    _print_table(table, args.data.name, len(items))
-    if args.json_out:
-        out = {"n": len(items), "metrics": metrics, "items": records}
-        if len(table) > 1:
-            out["ablation"] = table
-        args.json_out.write_text(json.dumps(out, indent=2), encoding="utf-8")
-    return 0
+    _print_table(table, f"{path.parent.name}/{path.name}", len(items))
+    out = {"n": len(items), "metrics": metrics, "items": records}
+    if len(table) > 1:
+        out["ablation"] = table
+    return out
 
 
 def _baseline(pt: PaperTrail, items: list[Item]) -> dict:
@@ -241,13 +246,19 @@ def _baseline(pt: PaperTrail, items: list[Item]) -> dict:
         index = baseline.BaselineIndex(pdfs_of(doc), pt.embedder)
         for item in (i for i in items if i.doc == doc):
             ranked = [(c.doc_name, c.page) for c in index.search(item.question, DEPTH)]
-            records.append({"scored": bool(item.evidence_pages), **retrieval_record(item, ranked)})
+            records.append(
+                {
+                    "scored": bool(item.evidence_pages),
+                    "doc_scored": item.answerable and bool(item.gold_docs),
+                    **retrieval_record(item, ranked),
+                }
+            )
     return summarise(records, any(i.doc.is_dir() for i in items))
 
 
-def _run_key(args) -> str:
+def _run_key(args, path: Path) -> str:
     size = getattr(args, "chunk_size", None)
-    key = f"{args.data.resolve()}|{args.mode}|{args.k}|{args.ablation}|{args.limit}|{size}"
+    key = f"{path.resolve()}|{args.mode}|{args.k}|{args.ablation}|{args.limit}|{size}"
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
@@ -264,8 +275,8 @@ def _load_progress(path: Path) -> dict[str, dict]:
 
 
 def _print_table(table: dict[str, dict], name: str, n: int) -> None:
-    cols = [c for c in next(iter(table.values())) if c != "failed"]
-    print(f"\n{name}: {n} questions")
+    cols = [c for c in dict.fromkeys(k for m in table.values() for k in m) if c != "failed"]
+    print(f"\n{name}: {n} questions" if n else f"\n{name}")
     width = {c: max(9, len(c)) + 2 for c in cols}
     print(f"{'configuration':<46}" + "".join(f"{c:>{width[c]}}" for c in cols))
     for label, m in table.items():

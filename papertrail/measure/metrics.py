@@ -12,6 +12,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+DEPTH = 10  # retrieval depth scored (hit@10, mrr@10)
 _NUM = re.compile(r"(?<![\w.])[-−]?\(?\$?\d[\d,]*(?:\.\d+)?%?")
 _TOKEN = re.compile(r"\w+")
 _STOP = frozenset(
@@ -104,3 +105,33 @@ def correctness(reference: str, candidate: str) -> tuple[float, str]:
 def mean(values: Iterable[float]) -> float | None:
     values = list(values)
     return sum(values) / len(values) if values else None
+
+
+def summarise(records: list[dict], multi_doc: bool) -> dict:
+    """hit@k over items with gold pages; doc_hit@k over items with gold documents.
+
+    An item whose gold documents are known but not its pages still counts at
+    document level (``doc_scored``), so doc_hit is never n/a for such a set.
+    """
+    ok = [r for r in records if "error" not in r]
+    scored = [r for r in ok if r.get("scored")]
+    m: dict[str, float | None] = {}
+    for k in (1, 3, 5, 10):
+        m[f"hit@{k}"] = mean(hit_at(r["rank"], k) for r in scored)
+    m["mrr@10"] = mean(reciprocal_rank(r["rank"], DEPTH) for r in scored)
+    if multi_doc:
+        by_doc = [r for r in ok if r.get("doc_scored", r.get("scored"))]
+        for k in (1, 5, 10):
+            m[f"doc_hit@{k}"] = mean(hit_at(r["doc_rank"], k) for r in by_doc)
+    answered = [r for r in records if "answer" in r and "error" not in r]
+    if answered:
+        cites = [c for r in answered for c in r["citation_on_evidence"]]
+        m["citations_on_evidence"] = mean(1.0 if c else 0.0 for c in cites)
+        ans = [r for r in answered if r["answerable"]]
+        m["grounded_rate"] = mean(1.0 if r["grounded"] else 0.0 for r in ans)
+        m["false_refusal_rate"] = mean(1.0 if r["refusal"] else 0.0 for r in ans)
+        unans = [r for r in answered if not r["answerable"]]
+        m["refusal_accuracy"] = mean(1.0 if r["refusal"] else 0.0 for r in unans)
+        m["correctness"] = mean(r["correctness"] for r in ans)
+    m["failed"] = float(sum(1 for r in records if "error" in r))
+    return m

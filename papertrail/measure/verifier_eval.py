@@ -1,6 +1,6 @@
 """Measures the citation verifier on labelled (claim, chunk, supported) pairs.
 
-``evaluate_pairs`` runs ``verify.judge`` and the seed's word-overlap rule on
+``evaluate_pairs`` runs ``judge.judge`` and the seed's word-overlap rule on
 the same pairs and reports, for each, the share of wrong citations caught
 (overall and per kind of negative), the share of good citations dropped, and
 the macro-F1 over the two classes. ``run`` is ``papertrail eval-verifier``:
@@ -16,10 +16,10 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from papertrail.embed_cache import MemoEmbedder
 from papertrail.errors import PaperTrailError
+from papertrail.judge import judge
 from papertrail.protocols import Embedder
-from papertrail.sentences import strip_markers
-from papertrail.verify import judge, passages
 
 SEED_MIN_SHARED = 3  # the seed accepted a chunk sharing 3+ words of 5+ letters with the claim
 _ORDER = ["positive", "hard", "number", "random"]
@@ -37,29 +37,13 @@ def _context(pair: dict) -> str:
 
 
 def _ours(pairs: list[dict], embedder: Embedder | None) -> list[bool]:
-    claims = [strip_markers(p["claim"]) for p in pairs]
-    vectors: dict[str, object] = {}
+    """Our verdicts; the in-memory cache embeds each claim and span once, as the bot does."""
     if embedder is not None:
-        texts = list(dict.fromkeys(claims))
-        chunk_passages = {p["chunk_text"]: passages(p["chunk_text"]) for p in pairs}
-        for ps in chunk_passages.values():
-            texts += [t for t in ps if t not in texts]
-        vecs = embedder.embed(texts)
-        by_text = dict(zip(texts, vecs, strict=True))
-        vectors = {c: by_text[c] for c in claims}
-        for chunk, ps in chunk_passages.items():
-            vectors[chunk] = [by_text[t] for t in ps]
-    verdicts = []
-    for p, claim in zip(pairs, claims, strict=True):
-        j = judge(
-            p["claim"],
-            p["chunk_text"],
-            claim_vec=vectors.get(claim),
-            chunk_vec=vectors.get(p["chunk_text"]),
-            context=_context(p),
-        )
-        verdicts.append(j.supported)
-    return verdicts
+        embedder = MemoEmbedder(embedder, max_chars=10_000)
+    return [
+        judge(p["claim"], p["chunk_text"], embedder=embedder, context=_context(p)).supported
+        for p in pairs
+    ]
 
 
 def score(pairs: list[dict], accepted: list[bool]) -> dict:
