@@ -27,7 +27,11 @@ _WORD = re.compile(r"\S+")
 
 
 def snap_to_words(page: pymupdf.Page, chunk: Chunk, rects: Sequence[Rect]) -> list[Rect]:
-    """``rects`` (evidence boxes in ``chunk``'s frame) with inner edges on word edges."""
+    """``rects`` (evidence boxes in ``chunk``'s frame) with inner edges on word edges.
+
+    A partial box is read as ``evidence.locate`` cut it: its edges stand for
+    character offsets into the line, in proportion to the line's width.
+    """
     starts = line_starts(chunk)
     ends = [*starts[1:], len(chunk.text)]
     words: list[Rect] | None = None  # the page's words, read once and only when needed
