@@ -4,8 +4,10 @@ A thread is a conversation: once the bot has answered there, a reply needs no
 mention, and a follow-up is read against the questions before it
 (``papertrail/followup.py``). Keys are platform-qualified thread ids chosen by
 the adapters ("slack:T1:C1:1700000000.000100", "discord:<thread or message
-id>"). Kept in memory, bounded, least recently used first out: after a
-restart, threads need a mention again. Left out: sharing between processes.
+id>"). ``Conversations`` keeps them in memory, bounded, least recently used
+first out: after a restart, threads need a mention again. Several workers
+share them through ``RedisThreads`` (``redis_state.py``) behind the ``Threads``
+seam.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Protocol
 
 MAX_THREADS = 5000  # threads remembered; each holds a few short strings
 MAX_TURNS = 5  # questions kept per thread: condensation reads the last few
@@ -22,6 +25,14 @@ MAX_TURNS = 5  # questions kept per thread: condensation reads the last few
 class Turn:
     question: str  # as answered (a follow-up already made standalone)
     doc_ids: tuple[str, ...]  # documents its verified citations came from
+
+
+class Threads(Protocol):
+    """The thread-memory seam: ``Conversations`` here, ``RedisThreads`` for several workers."""
+
+    def __contains__(self, thread: str) -> bool: ...
+    def turns(self, thread: str) -> list[Turn]: ...
+    def record(self, thread: str, turn: Turn) -> None: ...
 
 
 class Conversations:

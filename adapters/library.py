@@ -8,8 +8,8 @@ the person who shared it. Deleting a file on the platform names only its id
 so the registry maps it back to (channel, document), and a document leaves the
 channel only when no live share of the same bytes is left there. It is a small
 JSON file written atomically after each change, so it survives restarts; it
-holds no platform objects. Left out: sharing it between processes (one bot
-process owns one data directory); several workers pass their own ``Shares``.
+holds no platform objects, and serves one process (one data directory);
+several workers share ``RedisShares`` (``redis_state.py``) instead.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Share:
 
 
 class Shares(Protocol):
-    """The registry seam: ``ShareRegistry`` here; several processes need a shared one."""
+    """The registry seam: ``ShareRegistry`` here, ``RedisShares`` for several workers."""
 
     def add(self, share: Share) -> None: ...
     def get(self, file: str, channel: str) -> Share | None: ...

@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from adapters.chat_text import clip
+from papertrail.evidence import shown
 from papertrail.names import safe_filename
 from papertrail.types import Answer, Citation, Document, Snippet
-
-EVIDENCE_CHARS = 280  # characters of evidence quoted under a source: two or three lines
 
 
 @dataclass(frozen=True)
@@ -115,7 +113,6 @@ def answer_reply(answer: Answer, *, extra_warnings: Sequence[str] = ()) -> Reply
 
 
 def _source(c: Citation, snippet: Snippet | None) -> Source:
-    evidence = " ".join(c.evidence.text.split()) if c.evidence else ""
     image = None
     if snippet is not None:
         stem = safe_filename(snippet.doc_name, suffix="").rsplit(".", 1)[0]
@@ -128,7 +125,7 @@ def _source(c: Citation, snippet: Snippet | None) -> Source:
         n=c.n,
         document=c.chunk.doc_name,
         page=c.chunk.page,
-        evidence=clip(evidence, EVIDENCE_CHARS),
+        evidence=shown(c.evidence),
         image=image,
     )
 

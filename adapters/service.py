@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from adapters.conversations import Conversations, Turn
+from adapters.conversations import Conversations, Threads, Turn
 from adapters.intake import Attachment, Intake, Progress
 from adapters.library import ShareRegistry, Shares
 from adapters.replies import Image, Reply, Source, answer_reply, help_reply, list_reply
@@ -69,6 +69,7 @@ class ChatService:
         settings: Settings | None = None,
         *,
         shares: Shares | None = None,  # default: a ShareRegistry in the data directory
+        threads: Threads | None = None,  # default: in this process's memory
         complete: Complete | None = None,
     ) -> None:
         self.pipeline = pipeline
@@ -77,7 +78,7 @@ class ChatService:
             shares = ShareRegistry(Path(self.settings.data_dir) / "shares.json")
         self.shares = shares
         self.intake = Intake(pipeline, self.settings, shares)
-        self.conversations = Conversations()
+        self.conversations = threads if threads is not None else Conversations()
         self.complete = complete  # an LLM to condense follow-ups; None = offline rewrite
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()

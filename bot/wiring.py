@@ -5,7 +5,8 @@ local processes answer identically. Tests pass their own pipeline (built from
 ``tests/fakes.py``) instead of the real embedder, store and generator. With
 ``REDIS_URL`` (multi-worker mode) ``open_coordination`` connects to Redis and
 hands the shared seams to the pipeline (indexing leases, token budget) and to
-the adapters (de-duplication, jobs, Discord shards). Which platform to start
+the adapters (de-duplication, jobs, Discord shards, the share registry and
+thread memory of ``adapters/redis_state.py``). Which platform to start
 is ``bot/__main__.py``'s business.
 """
 
@@ -36,6 +37,12 @@ class Coordination:
         from adapters.jobs import RedisJobs
 
         return RedisJobs(self.client, name, idle=self.job_idle, capacity=capacity)
+
+    def service_options(self) -> dict:
+        """``ChatService`` keyword arguments: the share registry and thread memory."""
+        from adapters.redis_state import RedisShares, RedisThreads
+
+        return {"shares": RedisShares(self.client), "threads": RedisThreads(self.client)}
 
     def close(self) -> None:
         self.client.close()
@@ -92,7 +99,8 @@ def build_service(
     warm_up = getattr(pipeline, "warm_up", None)
     if callable(warm_up):
         warm_up()
-    return ChatService(pipeline, cfg.settings, complete=_llm_complete(pipeline))
+    state = coord.service_options() if coord else {}
+    return ChatService(pipeline, cfg.settings, complete=_llm_complete(pipeline), **state)
 
 
 def _llm_complete(pipeline: PaperTrail):

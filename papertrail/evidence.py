@@ -8,6 +8,8 @@ the boxes of the lines (or the parts of lines) holding it, in the chunk's own
 frame, never more than half of the chunk's lines for chunks of 3 or more; it
 adds the rows that hold the claim's figures and, for a table row, the row of
 column headings above it (years, periods).
+``shown`` is the evidence as people read it under a citation (one line,
+trimmed at a word), the one wording the CLI report and every chat reply use.
 Nothing here decides whether a span supports a claim.
 """
 
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from papertrail.chunking import line_part
 from papertrail.figures import excerpt_numbers
 from papertrail.layout import is_rtl
-from papertrail.sentences import sentence_spans
+from papertrail.sentences import normalize, sentence_spans
 from papertrail.types import Chunk, Evidence, Rect
 
 MAX_UNITS = 3  # a claim may draw on up to three consecutive sentences or rows
@@ -29,6 +31,7 @@ TABLE_NUMBERS = 6  # a "sentence" with this many numbers, and
 TABLE_SHARE = 0.3  # this share of its words numbers, is a table run: cut into rows
 _ROW_START = re.compile(r"(?<=[\d)%\u2014-])\s+(?=[A-Z][a-z])")  # "... 3,033 Basic earnings"
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+SHOWN_CHARS = 280  # evidence quoted under a citation: two or three lines of chat
 
 
 @dataclass(frozen=True)
@@ -148,3 +151,14 @@ def line_starts(chunk: Chunk) -> list[int]:
         out.append(round(acc / total * len(chunk.text)) if total else 0)
         acc += w
     return out
+
+
+def shown(evidence: Evidence | None, limit: int = SHOWN_CHARS) -> str:
+    """``evidence``'s text on one line, cut at a word to ``limit`` with "…"; "" if none."""
+    if evidence is None or not evidence.text.strip():
+        return ""
+    text = " ".join(normalize(evidence.text).split())
+    if len(text) > limit:
+        cut = text.rfind(" ", 0, limit)
+        text = text[: cut if cut > limit // 2 else limit - 1].rstrip(" ,;:") + "…"
+    return text

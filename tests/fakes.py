@@ -140,24 +140,32 @@ def slack_on_pipeline(tmp_path, secret: str, **options):
     from types import SimpleNamespace
 
     from adapters.service import ChatService
-    from adapters.slack import build_slack_app
     from papertrail.settings import Settings
-    from tests.fake_slack import FakeSlack, RunningBot
+    from tests.fake_slack import FakeSlack
 
     fake = FakeSlack()
     settings = Settings(data_dir=tmp_path / "data", ocr=False, max_pdf_mb=1.0)
     pipeline = gated_pipeline(settings)
-    app = build_slack_app(
-        ChatService(pipeline),
-        bot_token=fake.token,
-        signing_secret=secret,
-        api_url=fake.api_url,
-        max_pdf_bytes=settings.max_pdf_bytes,
-        **options,
-    )
-    bot = RunningBot(app, secret)
+    bot = slack_bot(fake, ChatService(pipeline), secret, **options)
     try:
         yield SimpleNamespace(fake=fake, events=bot.events, pipeline=pipeline)
     finally:
         bot.close()
         fake.close()
+
+
+def slack_bot(fake, service, secret: str, **options):
+    """The real Bolt app on ``service``, served over loopback HTTP against the FakeSlack
+    ``fake``; a ``RunningBot`` (its ``events`` send signed events, ``close()`` stops it)."""
+    from adapters.slack import build_slack_app
+    from tests.fake_slack import RunningBot
+
+    app = build_slack_app(
+        service,
+        bot_token=fake.token,
+        signing_secret=secret,
+        api_url=fake.api_url,
+        max_pdf_bytes=service.settings.max_pdf_bytes,
+        **options,
+    )
+    return RunningBot(app, secret)

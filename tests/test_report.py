@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from papertrail.cli.report import EVIDENCE_CHARS, answer_json, format_answer, quote_evidence
+from papertrail.cli.report import answer_json, format_answer, quote_evidence
+from papertrail.evidence import SHOWN_CHARS as EVIDENCE_CHARS
 from papertrail.types import Answer, Chunk, Citation, Evidence, Rect
 
 LINES = (Rect(72, 100, 540, 112), Rect(72, 114, 540, 126), Rect(72, 128, 300, 140))

@@ -6,10 +6,22 @@ import pytest
 
 from adapters.discord_bot import build_client
 from adapters.discord_shards import shard_of
+from adapters.library import Share
+from adapters.redis_state import RedisShares, RedisThreads
 from bot.config import load_config, require
-from bot.wiring import describe_service, discord_options, open_coordination, slack_options
+from bot.wiring import (
+    build_service,
+    close_service,
+    describe_service,
+    discord_options,
+    open_coordination,
+    slack_options,
+)
 from papertrail.errors import PaperTrailError
+from papertrail.pipeline import PaperTrail
 from papertrail.redis_coord import RedisSeen
+from papertrail.store import ChromaStore
+from tests.fakes import HashEmbedder
 
 TOKEN = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GrEnDr.dIsCoRdToKeNfOrRenderYamlTest0123456"
 
@@ -34,14 +46,24 @@ def test_redis_url_is_a_secret_and_needs_a_chroma_server():
     assert "CHROMA_HOST" in err.value.message and err.value.code == "config"
 
 
-def test_redis_mode_shares_seen_and_jobs(redis_server, redis_client):
-    coord = open_coordination(cfg(redis_url=redis_server.url, chroma_host="127.0.0.1"))
+def test_redis_mode_shares_seen_jobs_the_library_and_threads(tmp_path, redis_server, redis_client):
+    data = str(tmp_path)
+    multi = cfg(redis_url=redis_server.url, chroma_host="127.0.0.1", papertrail_data_dir=data)
+    coord = open_coordination(multi)
+    store = ChromaStore.ephemeral(model="hash-64")
+    pipeline = PaperTrail(multi.settings, embedder=HashEmbedder(), store=store)
+    service = build_service(multi, pipeline, coord)
     try:
         options = slack_options(coord)
         assert isinstance(options["seen"], RedisSeen)
         assert options["jobs"].idle == 60.0
         options["jobs"].close()
+        assert isinstance(service.shares, RedisShares)
+        assert isinstance(service.conversations, RedisThreads)
+        service.shares.add(Share("slack:F1", "slack:T1:C1", "doc", "a.pdf"))
+        assert redis_client.keys("papertrail:shares:*") and not (tmp_path / "shares.json").exists()
     finally:
+        close_service(service)
         coord.close()
 
 

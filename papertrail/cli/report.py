@@ -2,8 +2,8 @@
 
 Shows what a chat reply shows (the answer, each citation with the evidence it
 rests on, quoted and trimmed) plus what chat hides: every dropped citation
-with its reason, and the scores behind each verdict. ``quote_evidence`` is the
-one place that trims evidence for display, so terminal front ends share it.
+with its reason, and the scores behind each verdict. Evidence is trimmed
+by ``evidence.shown``, the same wording every chat reply uses.
 Chat markup is the adapters' job.
 """
 
@@ -12,10 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from papertrail.sentences import normalize
+from papertrail.evidence import shown
 from papertrail.types import Answer, Citation
-
-EVIDENCE_CHARS = 220  # a quoted span longer than this is cut at a word, with an ellipsis
 
 
 def format_answer(answer: Answer, images: Sequence[Path] = ()) -> str:
@@ -39,15 +37,10 @@ def format_answer(answer: Answer, images: Sequence[Path] = ()) -> str:
     return "\n".join(lines)
 
 
-def quote_evidence(c: Citation, limit: int = EVIDENCE_CHARS) -> str:
-    """The citation's evidence in quotes on one line, trimmed to ``limit``; "" if none."""
-    if c.evidence is None or not c.evidence.text.strip():
-        return ""
-    text = " ".join(normalize(c.evidence.text).split())
-    if len(text) > limit:
-        cut = text.rfind(" ", 0, limit)
-        text = text[: cut if cut > limit // 2 else limit].rstrip(" ,;:") + "…"
-    return f"“{text}”"
+def quote_evidence(c: Citation) -> str:
+    """The citation's evidence in quotes on one line (``evidence.shown``); "" if none."""
+    text = shown(c.evidence)
+    return f"“{text}”" if text else ""
 
 
 def _where(c: Citation) -> str:
