@@ -119,7 +119,7 @@ def locate(chunk: Chunk, span: Span, weigh: Callable[[str], float] | None = None
     ``weigh`` scores a piece of text for the claim; when the span covers more
     than half of a chunk of 3+ lines, the best-weighing run of half the lines is kept.
     """
-    starts = _line_starts(chunk)
+    starts = line_starts(chunk)
     n = len(starts)
     if not n:
         return Evidence(span.text, ())
@@ -157,7 +157,7 @@ def _cut(chunk: Chunk, i: int, start: int, end: int, a: int, b: int) -> Rect:
     return line_part(chunk.rects[i], max(0.0, lo), min(1.0, hi), is_rtl(line))
 
 
-def _line_starts(chunk: Chunk) -> list[int]:
+def line_starts(chunk: Chunk) -> list[int]:
     """Where each line of the chunk starts; estimated from box widths for older indexes."""
     if len(chunk.lines) == len(chunk.rects):
         return list(chunk.lines)
