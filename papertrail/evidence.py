@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from papertrail.chunking import line_part
 from papertrail.figures import excerpt_numbers
 from papertrail.layout import is_rtl
-from papertrail.sentences import normalize, sentence_spans
+from papertrail.sentences import normalize, sentence_spans, strip_heading
 from papertrail.types import Chunk, Evidence, Rect
 
 MAX_UNITS = 3  # a claim may draw on up to three consecutive sentences or rows
 MAX_CHARS = 400  # longer units are cut at spaces: a judged span stays readable
 TABLE_NUMBERS = 6  # a "sentence" with this many numbers, and
 TABLE_SHARE = 0.3  # this share of its words numbers, is a table run: cut into rows
-_ROW_START = re.compile(r"(?<=[\d)%\u2014-])\s+(?=[A-Z][a-z])")  # "... 3,033 Basic earnings"
+ROW_START = re.compile(r"(?<=[\d)%\u2014-])\s+(?=[A-Z][a-z])")  # "... 3,033 Basic earnings"
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 SHOWN_CHARS = 280  # evidence quoted under a citation: two or three lines of chat
 
@@ -50,7 +50,7 @@ def units(text: str) -> list[tuple[int, int, bool]]:
         numbers = len(excerpt_numbers(piece))
         table = numbers >= TABLE_NUMBERS and numbers >= TABLE_SHARE * len(piece.split())
         rows = table or len(piece) > MAX_CHARS  # an overlong "sentence" is cut where rows start
-        cuts = [a] + ([a + m.end() for m in _ROW_START.finditer(piece)] if rows else []) + [b]
+        cuts = [a] + ([a + m.end() for m in ROW_START.finditer(piece)] if rows else []) + [b]
         for x, y in zip(cuts, cuts[1:], strict=False):
             while y - x > MAX_CHARS:
                 cut = text.rfind(" ", x, x + MAX_CHARS)
@@ -60,8 +60,24 @@ def units(text: str) -> list[tuple[int, int, bool]]:
             piece = text[x:y]
             if piece.strip():  # offsets of the unit without its surrounding spaces
                 x, y = x + len(piece) - len(piece.lstrip()), y - len(piece) + len(piece.rstrip())
+                x = _after_heading(text, x, y)
                 out.append((x, y, table))
     return out
+
+
+def _after_heading(text: str, x: int, y: int) -> int:
+    """Where the unit ``text[x:y]`` starts once a section heading or run-in label run into
+    it is left out ("3.1 Encoder and Decoder Stacks Encoder: The encoder is..."): the
+    heading supports nothing, and marking it would send the eye to the wrong line."""
+    piece = bare = text[x:y]
+    for _ in range(3):  # "6 Results 6.1 Machine Translation On the WMT..." holds two
+        shorter = strip_heading(bare)
+        if shorter == bare or len(shorter.split()) < 4:
+            break
+        bare = shorter
+    if bare != piece and len(bare.split()) >= 4 and piece.endswith(bare):
+        return y - len(bare)
+    return x
 
 
 def windows(text: str) -> list[Span]:
@@ -103,7 +119,7 @@ def locate(chunk: Chunk, span: Span, weigh: Callable[[str], float] | None = None
     ``weigh`` scores a piece of text for the claim; when the span covers more
     than half of a chunk of 3+ lines, the best-weighing run of half the lines is kept.
     """
-    starts = _line_starts(chunk)
+    starts = line_starts(chunk)
     n = len(starts)
     if not n:
         return Evidence(span.text, ())
@@ -141,7 +157,7 @@ def _cut(chunk: Chunk, i: int, start: int, end: int, a: int, b: int) -> Rect:
     return line_part(chunk.rects[i], max(0.0, lo), min(1.0, hi), is_rtl(line))
 
 
-def _line_starts(chunk: Chunk) -> list[int]:
+def line_starts(chunk: Chunk) -> list[int]:
     """Where each line of the chunk starts; estimated from box widths for older indexes."""
     if len(chunk.lines) == len(chunk.rects):
         return list(chunk.lines)

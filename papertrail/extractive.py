@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from papertrail.figures import claim_figures
+from papertrail.figures import claim_figures, excerpt_numbers
 from papertrail.protocols import Embedder
 from papertrail.quotable import quotable
 from papertrail.settings import REFUSAL
@@ -86,7 +86,7 @@ class ExtractiveGenerator:
         lexical = [coverage(question, s, hits[n - 1].chunk.section)[0] for n, s in pool]
         bonus = [
             RANK_BONUS * (1 - (n - 1) / max(1, len(hits)))
-            + (QUANTITY_BONUS if wants_figures and claim_figures(q.text) else 0.0)
+            + (QUANTITY_BONUS if wants_figures and _states_amount(q.text) else 0.0)
             - (OPENS_PENALTY if q.opens else 0.0)
             for n, q in quotes
         ]
@@ -121,8 +121,8 @@ class ExtractiveGenerator:
             if wants_figures and chosen and _other_subject(c, chosen[0], rare):
                 continue
             chosen.append(c)
-        if wants_figures and claim_figures(chosen[0].text):  # the best states an amount:
-            chosen = [c for c in chosen if claim_figures(c.text)]  # the rest must add one too
+        if wants_figures and _states_amount(chosen[0].text):  # the best states an amount:
+            chosen = [c for c in chosen if _states_amount(c.text)]  # the rest must add one too
         # Readable order: excerpts by their best sentence, each excerpt's in reading order.
         order = {(n, s): k for k, (n, s) in enumerate(pool)}
         first = {}
@@ -152,6 +152,11 @@ class ExtractiveGenerator:
             return None
         vecs = np.asarray(self.embedder.embed([question, *sentences]))
         return vecs[1:] @ vecs[0]
+
+
+def _states_amount(text: str) -> bool:
+    """Whether ``text`` states an amount: a figure, or a number written out ("six layers")."""
+    return bool(claim_figures(text)) or any(n.spelled for n in excerpt_numbers(text))
 
 
 def _other_subject(c: _Candidate, best: _Candidate, asked: set[str]) -> bool:

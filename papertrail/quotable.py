@@ -18,27 +18,12 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from papertrail.evidence import MAX_CHARS, ROW_START, TABLE_NUMBERS
 from papertrail.figures import excerpt_numbers
-from papertrail.sentences import normalize, split_sentences
+from papertrail.sentences import split_sentences, strip_heading
 from papertrail.types import Chunk
 
 MIN_WORDS = 4  # shorter sentences are fragments or labels, not answers
-MAX_CHARS = 400  # longer sentences are cut into rows or pieces
-TABLE_NUMBERS = 6  # a "sentence" with this many numbers is a table run: quote it by rows
-_ROW_START = re.compile(r"(?<=[\d)%\u2014-])\s+(?=[A-Z][a-z])")  # "... 3,033 Basic earnings"
-# A run-in label: up to three words and a colon before a capitalised sentence ("Encoder: The")
-_LABEL_COLON = re.compile(r"^[A-Z][\w-]*(?: [\w&-]+){0,2}:\s+(?=[A-Z])")
-# Words that open English sentences: where a heading run into its paragraph ends
-_OPENERS = (
-    r"(?:We|The|This|These|Our|In|On|At|By|For|To|A|An|It|Each|Since|Unlike|Most|All|As"
-    r"|When|While|After|Given|If|Here|There|Although|Because|Following)\s"
-)
-# A numbered heading ("6.1 Machine Translation", "3.2.3 Applications of Attention in our
-# Model") or one to three capitalised words ("Optimizer", "Residual Dropout") before one
-_HEADING_RUN = re.compile(
-    r"^(?:\d+(?:\.\d+)*\.?\s+(?:(?:[A-Z][\w-]*|of|and|the|in|for|on|to|with|our|a)\s+){1,8}?"
-    rf"|[A-Z][a-z-]+(?: [A-Za-z][a-z-]+){{0,2}} )(?={_OPENERS}\w|[A-Z][\w-]*:\s)"
-)
 _YEARS_RUN = re.compile(r"(?:\b(?:19|20)\d\d\b[\s,]*){2,}[.:;]?$")  # ends in a row of years
 # Footnote text glued on by extraction: a marker run into its note ("dv-dimensional 4To
 # illustrate...") or a note symbol before a capital ("... data. ∗Equal contribution")
@@ -67,15 +52,6 @@ def quotable(chunk: Chunk) -> list[Quote]:
     return out
 
 
-def strip_heading(sentence: str, section: str = "") -> str:
-    """``sentence`` without a leading section heading or run-in label."""
-    head = normalize(section).strip()
-    if head and sentence.startswith(head) and len(sentence) > len(head) + 1:
-        sentence = sentence[len(head) :].lstrip(" .:-")
-    sentence = _HEADING_RUN.sub("", sentence, count=1)
-    return _LABEL_COLON.sub("", sentence, count=1)
-
-
 def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
     """Whole sentences of ``text``; table runs cut into rows, overlong text into pieces.
 
@@ -87,7 +63,7 @@ def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
     for s in split_sentences(text, hard_newlines=False):
         pieces = [s]
         if len(s) > MAX_CHARS or len(excerpt_numbers(s)) >= TABLE_NUMBERS:
-            pieces = [p for p in _ROW_START.split(s) if p.strip()]
+            pieces = [p for p in ROW_START.split(s) if p.strip()]
         for p in pieces:
             while len(p) > MAX_CHARS:
                 cut = p.rfind(" ", 0, MAX_CHARS)

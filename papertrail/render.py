@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 import pymupdf
 from PIL import Image, ImageChops, ImageDraw
 
+from papertrail.glyphs import snap_to_words
 from papertrail.pdf import open_document
 from papertrail.types import Chunk, Citation, Evidence, Rect, Snippet
 
@@ -54,7 +55,7 @@ def render_snippet(
     page = doc[chunk.page - 1]
     bounds = page.rect
     rects = _boxes(chunk.rects) or [_as_rect(bounds)]
-    marked = _boxes(evidence.rects) if evidence else []
+    marked = _boxes(snap_to_words(page, chunk, evidence.rects)) if evidence else []
     if not marked:
         marked, rects = rects, []
     focus = _union(marked)

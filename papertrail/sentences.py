@@ -4,7 +4,9 @@
 dash and quote, no control characters, single spaces); ``strip_markers`` removes
 ``[n]`` citation markers; ``sentence_spans`` / ``split_sentences`` cut answers and
 PDF text into sentences, keeping abbreviations, initials, list numbers and
-decimals whole. Words and figures live in ``words`` and ``figures``.
+decimals whole; ``strip_heading`` takes a section heading or run-in label off
+the sentence it was run into ("3.1 Encoder and Decoder Stacks Encoder: The...").
+Words and figures live in ``words`` and ``figures``.
 """
 
 from __future__ import annotations
@@ -89,3 +91,29 @@ def split_sentences(text: str, *, hard_newlines: bool = True) -> list[str]:
         text = re.sub(r"(?<=[a-z])-\s*\n\s*(?=[a-z])", "", text)  # hyphenation at a line end
     spans = sentence_spans(text, hard_newlines=hard_newlines)
     return [re.sub(r"\s+", " ", text[a:b]) for a, b in spans]
+
+
+# --- headings run into a sentence -------------------------------------------------
+
+# A run-in label: up to three words and a colon before a capitalised sentence ("Encoder: The")
+_LABEL_COLON = re.compile(r"^[A-Z][\w-]*(?: [\w&-]+){0,2}:\s+(?=[A-Z])")
+# Words that open English sentences: where a heading run into its paragraph ends
+_OPENERS = (
+    r"(?:We|The|This|These|Our|In|On|At|By|For|To|A|An|It|Each|Since|Unlike|Most|All|As"
+    r"|When|While|After|Given|If|Here|There|Although|Because|Following)\s"
+)
+# A numbered heading ("6.1 Machine Translation", "3.2.3 Applications of Attention in our
+# Model") or one to three capitalised words ("Optimizer", "Residual Dropout") before one
+_HEADING_RUN = re.compile(
+    r"^(?:\d+(?:\.\d+)*\.?\s+(?:(?:[A-Z][\w-]*|\d+(?:\.\d+)+|of|and|the|in|for|on|to|with|our|a)\s+){1,8}?"
+    rf"|[A-Z][a-z-]+(?: [A-Za-z][a-z-]+){{0,2}} )(?={_OPENERS}\w|[A-Z][\w-]*:\s)"
+)
+
+
+def strip_heading(sentence: str, section: str = "") -> str:
+    """``sentence`` without a leading section heading or run-in label."""
+    head = normalize(section).strip()
+    if head and sentence.startswith(head) and len(sentence) > len(head) + 1:
+        sentence = sentence[len(head) :].lstrip(" .:-")
+    sentence = _HEADING_RUN.sub("", sentence, count=1)
+    return _LABEL_COLON.sub("", sentence, count=1)

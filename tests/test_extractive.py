@@ -117,3 +117,15 @@ def test_an_excerpt_of_one_short_line_is_quotable_but_a_fragment_is_not():
         "What does the document say about the reduced test case?", hits("Reduced test-case")
     )
     assert draft.text == "Reduced test-case [1]."
+
+
+def test_a_number_written_out_is_an_amount_too(tmp_path):
+    # "six" states the count as much as "N = 6": the sentence about the subject asked wins
+    from papertrail.settings import Settings
+    from tests.fakes import gated_pipeline
+    from tests.pdfs import paper_pdf
+
+    pipeline = gated_pipeline(Settings(data_dir=tmp_path, ocr=False))
+    pipeline.ingest("c", "paper.pdf", paper_pdf())
+    answer = pipeline.ask("c", "How many identical layers are in the decoder stack?", render=False)
+    assert "decoder is also a stack of six identical layers" in answer.text

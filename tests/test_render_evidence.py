@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from papertrail.glyphs import snap_to_words
 from papertrail.pdf import open_document
 from papertrail.render import OUTLINE, PAD, render_snippet
 from papertrail.types import Evidence, Rect
@@ -133,6 +134,8 @@ def test_a_sentence_ending_mid_line_is_outlined_as_a_selection_not_a_box():
     mid = (a.x0 + a.x1) / 2
     marked = [Rect(mid, a.y0, a.x1, a.y1), b, Rect(c.x0, c.y0, mid, c.y1)]
     img = render(data, chunk, marked)
+    with open_document(data) as doc:  # drawn with the mid-line edges moved to word edges
+        marked = snap_to_words(doc[0], chunk, marked)
     origin = crop_origin(img, marked)
     assert_outlined_inside(img, marked, origin)
     mask = outline_mask(img)
