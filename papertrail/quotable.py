@@ -28,6 +28,7 @@ _YEARS_RUN = re.compile(r"(?:\b(?:19|20)\d\d\b[\s,]*){2,}[.:;]?$")  # ends in a 
 # Footnote text glued on by extraction: a marker run into its note ("dv-dimensional 4To
 # illustrate...") or a note symbol before a capital ("... data. ∗Equal contribution")
 _FOOTNOTE = re.compile(r"(?<![\w.,])\d{1,2}(?=[A-Z][a-z]+\b)|\s[*\u2217\u2020\u2021](?=[A-Z])")
+_SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # "3.1 " before a heading
 _CUT_END = re.compile(r"[.!?:;)\]\"'%\d]$")  # how a finished sentence or table row ends
 
 
@@ -85,8 +86,12 @@ def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
 
 
 def _title_only(text: str) -> bool:
-    """A heading or a table's heading row: every word capitalised, no closing stop."""
+    """A heading or a table's heading row: every word capitalised, no closing stop, and no
+    figure after a leading section number (a row of names with figures is data: "Southern
+    Home Care Services, Inc. San Leandro 123")."""
     words = [w for w in text.split() if w[:1].isalpha()]
+    if re.search(r"\d", _SECTION_NUMBER.sub("", text)):
+        return False
     return bool(words) and all(w[0].isupper() for w in words) and text[-1] not in ".!?"
 
 

@@ -64,3 +64,13 @@ def test_a_table_heading_row_is_not_an_answer_even_when_alone():
     assert candidate_sentences("Net Sales By Region And Year. The Board Met Twice In May") == [
         "Net Sales By Region And Year."
     ]
+
+
+def test_a_table_row_of_names_and_figures_is_data_not_a_heading():
+    text = (
+        "03/04/2016 05/03/2016 03/04/2016 Southern Home Care Services, Inc. San Leandro 123 "
+        "Closure Permanent 03/07/2016 05/06/2016 03/07/2016 Barnes & Noble College "
+        "Booksellers, LLC Mountain View 40 Closure Permanent"
+    )
+    quotes = [q.text for q in quotable(Chunk("d" * 64, "warn.pdf", 3, 2, text, ()))]
+    assert any("Southern Home Care Services" in q for q in quotes)
