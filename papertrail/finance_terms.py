@@ -31,13 +31,15 @@ _NAMED = {
 # any question's wording): margins and coverage come from the income statement,
 # liquidity, leverage and capital intensity from the balance sheet, cash returned to
 # shareholders and investment from the cash flow statement.
-_MARGINS = r"(?:gross|operating|profit|net|ebitda?r?|ebit) margins?|margin (?:profile|change)"
+_MARGINS = r"\bmargins?\b"  # any margin is a ratio of income-statement lines
 _IMPLIED = {
     INCOME: r"\bdpo\b|days payable|inventory turnover|sold its inventory|return on assets|\broa\b"
     r"|fixed asset turnover|capex as a %|" + _MARGINS + r"|interest coverage|\bebitd?a?r?\b"
-    r"|effective tax rate|earnings per share|\beps\b|revenue growth|topline|top line"
+    r"|effective tax rate|earnings per share|\beps\b|(?:revenue|sales) growth|top[- ]?line"
+    r"|days (?:sales )?(?:of )?inventory|inventory days|\bdio\b"
     r"|capital[- ]intensi|return on equity|\broe\b",
     BALANCE: r"\bdpo\b|days payable|inventory turnover|sold its inventory|return on assets|\broa\b"
+    r"|days (?:sales )?(?:of )?inventory|inventory days|\bdio\b"
     r"|fixed asset turnover|working capital|total current (?:assets|liabilities)"
     r"|accounts payable|current ratio|quick ratio|liquidity|debt[- ]to[- ]equity|leverage"
     r"|capital[- ]intensi|return on equity|\broe\b|total assets|book value",
