@@ -67,3 +67,12 @@ def test_statement_rows_cover_every_chunk_of_a_titled_page():
         chunk(3, 3, "Amounts are shown in our consolidated balance sheets as follows."),
     ]
     assert statement_rows(chunks) == {CASH: [0], BALANCE: [1, 2]}
+
+
+def test_concepts_are_recognised_by_kind_not_by_one_phrasing():
+    for question in (
+        "Is the company's segment margin holding up?",
+        "How did the contribution margin move year over year?",
+    ):
+        assert INCOME in statements_named(question)
+    assert {INCOME, BALANCE} <= statements_named("What are its days of inventory on hand (DIO)?")
