@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
-from adapters.service import Attachment, ChatService, Mention, Reply
+from adapters.chat.service import Attachment, ChatService, Mention, Reply
 from papertrail.errors import PaperTrailError
 
 CHANNEL = "local:console"

@@ -126,7 +126,7 @@ def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
     from bot.wiring import discord_options, slack_options
 
     if args.mode == "slack":
-        from adapters.slack import build_slack_app, run_http, run_socket_mode
+        from adapters.slack.app import build_slack_app, run_http, run_socket_mode
 
         app = build_slack_app(
             service,
@@ -144,7 +144,7 @@ def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
             run_http(app, cfg.port)
         return 0
     if args.mode == "discord":
-        from adapters.discord_bot import run
+        from adapters.discord.client import run
 
         run(
             cfg.discord_token,

@@ -6,7 +6,7 @@ local processes answer identically. Tests pass their own pipeline (built from
 ``REDIS_URL`` (multi-worker mode) ``open_coordination`` connects to Redis and
 hands the shared seams to the pipeline (indexing leases, token budget) and to
 the adapters (de-duplication, jobs, Discord shards, the share registry and
-thread memory of ``adapters/redis_state.py``). Which platform to start
+thread memory of ``bot/redis/state.py``). Which platform to start
 is ``bot/__main__.py``'s business.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from adapters.service import ChatService
+from adapters.chat.service import ChatService
 from bot.config import BotConfig, shard_ids
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
@@ -30,17 +30,17 @@ class Coordination:
     client: object  # redis.Redis
     seen: object  # papertrail.coord.Seen
     leases: object  # papertrail.coord.Leases
-    budget: object  # papertrail.redis_coord.RedisTokenBudget
+    budget: object  # bot.redis.coord.RedisTokenBudget
     job_idle: float  # seconds
 
     def jobs(self, name: str, capacity: int):
-        from adapters.jobs import RedisJobs
+        from bot.redis.jobs import RedisJobs
 
         return RedisJobs(self.client, name, idle=self.job_idle, capacity=capacity)
 
     def service_options(self) -> dict:
         """``ChatService`` keyword arguments: the share registry and thread memory."""
-        from adapters.redis_state import RedisShares, RedisThreads
+        from bot.redis.state import RedisShares, RedisThreads
 
         return {"shares": RedisShares(self.client), "threads": RedisThreads(self.client)}
 
@@ -58,7 +58,7 @@ def open_coordination(cfg: BotConfig) -> Coordination | None:
             "server (`chroma run`). Set CHROMA_HOST/CHROMA_PORT, or unset REDIS_URL.",
             code="config",
         )
-    from papertrail.redis_coord import RedisLeases, RedisSeen, RedisTokenBudget, connect
+    from bot.redis.coord import RedisLeases, RedisSeen, RedisTokenBudget, connect
 
     client = connect(cfg.redis_url)
     return Coordination(
@@ -105,7 +105,7 @@ def build_service(
 
 def _llm_complete(pipeline: PaperTrail):
     """The answering LLM as a plain ``messages -> text`` call, to condense follow-ups;
-    None offline. Its failures fall back to the offline rewrite (papertrail/followup.py)."""
+    None offline. Its failures fall back to the offline rewrite (papertrail/answer/followup.py)."""
     complete = getattr(getattr(pipeline, "generator", None), "_complete", None)
     if not callable(complete):
         return None

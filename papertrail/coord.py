@@ -4,9 +4,9 @@ Three tiny Protocols say what several interchangeable workers must share:
 ``Seen`` (was this key seen before? - de-duplication of deliveries),
 ``Leases`` (who may do this piece of work now? - one worker indexes a file)
 and ``Lease``-holding helpers. The in-memory classes here are the default,
-one-process mode; ``papertrail/redis_coord.py`` implements the same seams on
+one-process mode; ``bot/redis/coord.py`` implements the same seams on
 Redis for multi-worker mode. Left out: anything platform-specific (what a key
-means is the caller's business) and job queues (``adapters/jobs.py``).
+means is the caller's business) and job queues (``bot/redis/jobs.py``).
 """
 
 from __future__ import annotations

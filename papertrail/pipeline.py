@@ -2,7 +2,7 @@
 
 Everything is per channel and synchronous; callers on an event loop run it in
 a thread, and callers that serve many channels serialise work per channel
-(``adapters/service.py``). The pieces are passed in, so tests build a
+(``adapters/chat/service.py``). The pieces are passed in, so tests build a
 ``PaperTrail`` from small fakes and ``from_settings`` builds the real one.
 With ``leases`` (multi-worker mode) one worker indexes a file while the others
 wait for it; with a Chroma server the PDFs for page images are shared
@@ -19,22 +19,22 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from papertrail.blobs import Blobs, ChromaBlobs
-from papertrail.chunking import chunk_blocks
+from papertrail.answer.extractive import ExtractiveGenerator
 from papertrail.coord import Leases, acquire_or_wait
-from papertrail.embed import Warmup
-from papertrail.embed_once import embed_once
+from papertrail.embed.model import Warmup
+from papertrail.embed.once import embed_once
 from papertrail.errors import PaperTrailError
-from papertrail.extractive import ExtractiveGenerator
-from papertrail.pdf import read_pdf
-from papertrail.pdf_files import PdfFiles
 from papertrail.protocols import Embedder, Generator, Store
-from papertrail.render import render_citations
-from papertrail.retrieve import Retriever
+from papertrail.read.chunking import chunk_blocks
+from papertrail.read.pdf import read_pdf
+from papertrail.render.render import render_citations
+from papertrail.retrieve.retriever import Retriever
 from papertrail.settings import Settings
-from papertrail.store import open_store
+from papertrail.store.blobs import Blobs, ChromaBlobs
+from papertrail.store.chroma import open_store
+from papertrail.store.pdf_files import PdfFiles
 from papertrail.types import Answer, Citation, Document, Snippet
-from papertrail.verify import verify_answer
+from papertrail.verify.verify import verify_answer
 
 log = logging.getLogger(__name__)
 
@@ -83,16 +83,16 @@ class PaperTrail:
 
         ``shared`` passes multi-worker seams (``leases``, ``budget``) from bot/wiring.py.
         """
-        from papertrail.embed import get_embedder
-        from papertrail.embed_cache import MemoEmbedder
-        from papertrail.llm import get_generator
+        from papertrail.answer.llm import get_generator
+        from papertrail.embed.cache import MemoEmbedder
+        from papertrail.embed.model import get_embedder
 
         embedder = MemoEmbedder(get_embedder(settings))
         extractive = ExtractiveGenerator(embedder)
         ocr = None
         if settings.ocr:
             try:
-                from papertrail.ocr import get_ocr
+                from papertrail.read.ocr import get_ocr
             except ImportError:  # the OCR engine is optional
                 get_ocr = None
             ocr = get_ocr() if get_ocr else None

@@ -17,7 +17,7 @@ from pathlib import Path
 from papertrail.envvars import describe as describe_fields
 from papertrail.envvars import env_field, read_env
 from papertrail.errors import PaperTrailError
-from papertrail.uploads import DEFAULT_MAX_PDF_MB
+from papertrail.read.uploads import DEFAULT_MAX_PDF_MB
 
 REFUSAL = "The documents provided do not contain the answer to this question."
 

@@ -46,11 +46,11 @@ offline_env()
 
 from load_data import SITES, channel_pdf  # noqa: E402  (scripts/ is sys.path[0])
 
-from adapters.service import ChatService  # noqa: E402
-from adapters.slack import build_slack_app  # noqa: E402
+from adapters.chat.service import ChatService  # noqa: E402
+from adapters.slack.app import build_slack_app  # noqa: E402
 from papertrail.pipeline import PaperTrail  # noqa: E402
 from papertrail.settings import Settings  # noqa: E402
-from papertrail.store import open_store  # noqa: E402
+from papertrail.store.chroma import open_store  # noqa: E402
 from tests.fake_slack import FakeSlack, RunningBot  # noqa: E402
 
 SECRET = "load-benchmark-signing-secret"

@@ -13,7 +13,7 @@ import logging
 import threading
 import time
 
-from adapters.discord_bot import use_endpoints
+from adapters.discord.client import use_endpoints
 from tests.fake_discord import FakeDiscord
 
 

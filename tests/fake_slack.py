@@ -593,7 +593,7 @@ class RunningBot:
     """A Bolt app served over real loopback HTTP, with an ``EventSender`` aimed at it."""
 
     def __init__(self, app, signing_secret: str, *, team: str = "T1", bot_user: str = "UBOT"):
-        from adapters.slack import make_http_server
+        from adapters.slack.app import make_http_server
 
         self.app = app
         self.server = make_http_server(app, 0, "127.0.0.1")

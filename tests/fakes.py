@@ -76,7 +76,7 @@ def gated_pipeline(settings, *, generator=None):
     indexing a file named in ``pipeline.gates`` waits until its Event is set."""
 
     from papertrail.pipeline import PaperTrail
-    from papertrail.store import ChromaStore
+    from papertrail.store.chroma import ChromaStore
 
     class GatedPaperTrail(PaperTrail):
         gates: dict[str, threading.Event]
@@ -99,7 +99,7 @@ def gated_pipeline(settings, *, generator=None):
 
 def source(title: str, png: bytes | None = None, *, filename: str = "", evidence: str = ""):
     """A reply ``Source`` from a title like "[1] report.pdf, page 3" (page 1 if absent)."""
-    from adapters.replies import Image, Source
+    from adapters.chat.replies import Image, Source
 
     m = re.match(r"\[(\d+)\]\s*(.*?)(?:, page (\d+))?$", title)
     n, doc, page = int(m[1]), m[2], int(m[3] or 1)
@@ -116,7 +116,7 @@ class NoLibrary:
     """
 
     def index_shared(self, channel, attachments, progress=None):
-        from adapters.replies import Reply
+        from adapters.chat.replies import Reply
 
         return Reply(kind="indexed", text="Indexed.")
 
@@ -139,7 +139,7 @@ def slack_on_pipeline(tmp_path, secret: str, **options):
     ChatService on ``gated_pipeline``; yields (fake, events, pipeline)."""
     from types import SimpleNamespace
 
-    from adapters.service import ChatService
+    from adapters.chat.service import ChatService
     from papertrail.settings import Settings
     from tests.fake_slack import FakeSlack
 
@@ -157,7 +157,7 @@ def slack_on_pipeline(tmp_path, secret: str, **options):
 def slack_bot(fake, service, secret: str, **options):
     """The real Bolt app on ``service``, served over loopback HTTP against the FakeSlack
     ``fake``; a ``RunningBot`` (its ``events`` send signed events, ``close()`` stops it)."""
-    from adapters.slack import build_slack_app
+    from adapters.slack.app import build_slack_app
     from tests.fake_slack import RunningBot
 
     app = build_slack_app(

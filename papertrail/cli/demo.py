@@ -18,7 +18,7 @@ from papertrail.cli.report import format_answer
 from papertrail.cli.sample import QUESTIONS, sample_report
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
-from papertrail.verify import verify_answer
+from papertrail.verify.verify import verify_answer
 
 CHANNEL = "demo"
 OUT = Path("demo-out")

@@ -24,9 +24,9 @@ from pathlib import Path
 from papertrail.cli.progress import ProgressBar
 from papertrail.envvars import environment
 from papertrail.errors import PaperTrailError
-from papertrail.names import safe_filename
 from papertrail.offline import offline_env
 from papertrail.settings import Settings
+from papertrail.text.names import safe_filename
 
 DEFAULT_CHANNEL = "cli"
 DEBUG_ENV = "PAPERTRAIL_DEBUG"  # set (non-empty) to see a bug's traceback instead of one line

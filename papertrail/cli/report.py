@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from papertrail.evidence import shown
 from papertrail.types import Answer, Citation
+from papertrail.verify.evidence import shown
 
 
 def format_answer(answer: Answer, images: Sequence[Path] = ()) -> str:

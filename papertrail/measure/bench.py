@@ -99,7 +99,7 @@ def _peak_mb() -> float:
 
 
 def _child_warm(pdf: str, launched: float) -> None:
-    from papertrail.embed import get_embedder
+    from papertrail.embed.model import get_embedder
 
     embedder = get_embedder(Settings.from_env())
     embedder.embed(["warm"])

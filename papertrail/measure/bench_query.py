@@ -28,12 +28,12 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from papertrail.embed import get_embedder
-from papertrail.embed_cache import CachingEmbedder, MemoEmbedder
+from papertrail.embed.cache import CachingEmbedder, MemoEmbedder
+from papertrail.embed.model import get_embedder
 from papertrail.pipeline import PaperTrail
-from papertrail.render import render_citations
+from papertrail.render.render import render_citations
 from papertrail.settings import Settings
-from papertrail.store import open_store
+from papertrail.store.chroma import open_store
 
 BASE, LARGE = "bench-folder", "bench-large"
 

@@ -55,8 +55,8 @@ def child_main(path: Path, result_path: Path, work: Callable[[Path], dict]) -> N
 
 def ingest_and_ask(path: Path, settings: Settings) -> dict:
     """The real work: index ``path`` into a scratch dir and ask QUESTION about it."""
-    from papertrail.names import safe_filename
     from papertrail.pipeline import PaperTrail
+    from papertrail.text.names import safe_filename
 
     with tempfile.TemporaryDirectory(prefix="papertrail-check-data-") as tmp:
         local = settings.replace(

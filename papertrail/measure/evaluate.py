@@ -19,15 +19,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from papertrail.embed import get_embedder
-from papertrail.embed_cache import CachingEmbedder
+from papertrail.answer.extractive import ExtractiveGenerator
+from papertrail.embed.cache import CachingEmbedder
+from papertrail.embed.model import get_embedder
 from papertrail.errors import PaperTrailError
-from papertrail.extractive import ExtractiveGenerator
 from papertrail.measure import baseline
 from papertrail.measure.metrics import DEPTH, correctness, first_relevant_rank, summarise
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
-from papertrail.store import open_store
+from papertrail.store.chroma import open_store
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = N
     if mode == "groq":
         if not settings.groq_api_key:
             raise PaperTrailError("--mode groq needs GROQ_API_KEY.", code="config")
-        from papertrail.llm import get_generator
+        from papertrail.answer.llm import get_generator
 
         generator = get_generator(settings, fallback=extractive)
     return PaperTrail(settings, embedder=embedder, store=open_store(settings), generator=generator)

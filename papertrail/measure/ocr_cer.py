@@ -4,7 +4,7 @@
 reference length, whitespace collapsed); ``python -m papertrail.measure.ocr_cer
 PDF [--ref TXT]`` renders each page, reads it with the pipeline's RapidOCR
 engine and prints lines, characters, the turn found, wall and CPU time, and
-the CER when a reference is given. The OCR itself is ``papertrail/ocr.py``;
+the CER when a reference is given. The OCR itself is ``papertrail/read/ocr.py``;
 per-page references and word-level scores are left out.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pymupdf
 
-from papertrail.ocr import DEFAULT_DPI, get_ocr
+from papertrail.read.ocr import DEFAULT_DPI, get_ocr
 
 
 def cer(hyp: str, ref: str) -> float:

@@ -16,10 +16,10 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from papertrail.embed_cache import MemoEmbedder
+from papertrail.embed.cache import MemoEmbedder
 from papertrail.errors import PaperTrailError
-from papertrail.judge import judge
 from papertrail.protocols import Embedder
+from papertrail.verify.judge import judge
 
 SEED_MIN_SHARED = 3  # the seed accepted a chunk sharing 3+ words of 5+ letters with the claim
 _ORDER = ["positive", "hard", "number", "random"]
@@ -169,7 +169,7 @@ def run(path: Path, json_out: Path | None = None, *, embedder: Embedder | None =
     """``papertrail eval-verifier PAIRS.jsonl [--json OUT]``: print the table, 0 on success."""
     pairs = load_pairs(path)
     if embedder is None:
-        from papertrail.embed import SentenceTransformerEmbedder
+        from papertrail.embed.model import SentenceTransformerEmbedder
 
         embedder = SentenceTransformerEmbedder()
     result = evaluate_pairs(pairs, embedder=embedder)

@@ -1,0 +1,66 @@
+"""What the bot remembers of each thread it answered in: the questions and cited files.
+
+A thread is a conversation: once the bot has answered there, a reply needs no
+mention, and a follow-up is read against the questions before it
+(``papertrail/answer/followup.py``). Keys are platform-qualified thread ids chosen by
+the adapters ("slack:T1:C1:1700000000.000100", "discord:<thread or message
+id>"). ``Conversations`` keeps them in memory, bounded, least recently used
+first out: after a restart, threads need a mention again. Several workers
+share them through ``RedisThreads`` (``redis_state.py``) behind the ``Threads``
+seam.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Protocol
+
+MAX_THREADS = 5000  # threads remembered; each holds a few short strings
+MAX_TURNS = 5  # questions kept per thread: condensation reads the last few
+
+
+@dataclass(frozen=True)
+class Turn:
+    question: str  # as answered (a follow-up already made standalone)
+    doc_ids: tuple[str, ...]  # documents its verified citations came from
+
+
+class Threads(Protocol):
+    """The thread-memory seam: ``Conversations`` here, ``RedisThreads`` for several workers."""
+
+    def __contains__(self, thread: str) -> bool: ...
+    def turns(self, thread: str) -> list[Turn]: ...
+    def record(self, thread: str, turn: Turn) -> None: ...
+
+
+class Conversations:
+    """Thread id -> its last turns; thread-safe."""
+
+    def __init__(self, max_threads: int = MAX_THREADS) -> None:
+        self.max_threads = max_threads
+        self._turns: OrderedDict[str, list[Turn]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __contains__(self, thread: str) -> bool:
+        with self._lock:
+            return bool(thread) and thread in self._turns
+
+    def turns(self, thread: str) -> list[Turn]:
+        with self._lock:
+            return list(self._turns.get(thread, ()))
+
+    def record(self, thread: str, turn: Turn) -> None:
+        if not thread:
+            return
+        with self._lock:
+            turns = self._turns.pop(thread, [])
+            self._turns[thread] = (turns + [turn])[-MAX_TURNS:]
+            while len(self._turns) > self.max_threads:
+                self._turns.popitem(last=False)
+
+    def open(self, thread: str) -> None:
+        """Mark ``thread`` as one the bot speaks in (e.g. it posted a slash-command answer)."""
+        with self._lock:
+            self._turns.setdefault(thread, [])

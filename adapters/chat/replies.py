@@ -1,0 +1,151 @@
+"""Platform-neutral reply texts: help, document lists, and answers with sources.
+
+Kept apart from ``service.py`` so the wording lives in one place. Markup is
+left to each adapter; these strings are plain text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from papertrail.text.names import safe_filename
+from papertrail.types import Answer, Citation, Document, Snippet
+from papertrail.verify.evidence import shown
+
+
+@dataclass(frozen=True)
+class Image:
+    filename: str  # safe file name, e.g. "1-p3-report.png"
+    png: bytes
+    title: str  # e.g. "[1] report.pdf, page 3"
+
+
+@dataclass(frozen=True)
+class Source:
+    """One verified citation as a reply shows it; each platform lays it out."""
+
+    n: int
+    document: str  # file name as indexed
+    page: int  # 1-based
+    evidence: str = ""  # the supporting text, trimmed for chat; "" when none was found
+    image: Image | None = None  # the page region, when it could be rendered
+
+    @property
+    def title(self) -> str:
+        return f"[{self.n}] {self.document}, page {self.page}"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A platform-neutral reply; adapters choose the markup."""
+
+    kind: str  # "answer" | "help" | "list" | "forget" | "indexed" | "error"
+    text: str  # main body; plain text with [n] markers
+    sources: tuple[Source, ...] = ()  # one per verified citation, in [n] order
+    warnings: tuple[str, ...] = ()  # e.g. the ungrounded warning, pages without text
+    footer: str = ""  # mode and verification summary
+    answer: Answer | None = None
+    documents: tuple[Document, ...] = ()
+
+    @property
+    def images(self) -> tuple[Image, ...]:
+        return tuple(s.image for s in self.sources if s.image is not None)
+
+
+HELP = """I answer questions about the PDFs shared in this channel and show where each \
+answer comes from.
+
+• Share a PDF here: I index it right away (⏳ then ✅ on the message), no mention needed. \
+Every PDF shared since I joined is in this channel's library, however long ago.
+• Mention me with a question. In the thread of my answer, reply without a mention \
+for a follow-up ("And the decoder?").
+• Every [n] in my answer was checked against the passage it cites; citations that \
+fail the check are removed, and an answer with none left is marked ungrounded. Under each \
+source I quote the supporting text and attach a picture of it on its page.
+• Deleting a PDF from the channel removes it from the library. PDFs shared before I \
+joined are found only in the last {history} messages: share them again to add them.
+
+Commands: `help` · `list` (the library) · `forget <file>` (the person who shared it, \
+or an admin) · `forget all` (admins)"""
+
+UNGROUNDED = (
+    "⚠️ Ungrounded: no sentence of this answer could be matched to the passages it "
+    "cites. Treat it as unverified."
+)
+
+
+HISTORY_FALLBACK = 20  # recent messages the adapters search for PDFs shared before the bot joined
+
+
+def help_reply() -> Reply:
+    return Reply(kind="help", text=HELP.format(history=HISTORY_FALLBACK))
+
+
+def list_reply(docs: Sequence[Document]) -> Reply:
+    if not docs:
+        return Reply(
+            kind="list",
+            text="No documents are indexed in this channel yet. Upload a PDF and mention me.",
+        )
+    lines = [f"{len(docs)} document{'s' if len(docs) != 1 else ''} indexed here:"]
+    for d in sorted(docs, key=lambda d: d.name.lower()):
+        extra = f", {len(d.no_text_pages)} without text" if d.no_text_pages else ""
+        lines.append(f"• {d.name} — {d.pages} pages, {d.chunks} passages{extra}")
+    return Reply(kind="list", text="\n".join(lines), documents=tuple(docs))
+
+
+def answer_reply(answer: Answer, *, extra_warnings: Sequence[str] = ()) -> Reply:
+    warnings = list(extra_warnings)
+    if not answer.grounded:
+        warnings.append(UNGROUNDED)
+    warnings.extend(answer.notes)
+    snippets = {s.n: s for s in answer.snippets}
+    sources = tuple(_source(c, snippets.get(c.n)) for c in answer.citations if c.chunk)
+    return Reply(
+        kind="answer",
+        text=answer.text,
+        sources=sources,
+        warnings=tuple(warnings),
+        footer=footer(answer),
+        answer=answer,
+    )
+
+
+def _source(c: Citation, snippet: Snippet | None) -> Source:
+    image = None
+    if snippet is not None:
+        stem = safe_filename(snippet.doc_name, suffix="").rsplit(".", 1)[0]
+        image = Image(
+            filename=safe_filename(f"{c.n}-p{snippet.page}-{stem}.png", suffix=".png"),
+            png=snippet.png,
+            title=f"[{c.n}] {snippet.doc_name}, page {snippet.page}",
+        )
+    return Source(
+        n=c.n,
+        document=c.chunk.doc_name,
+        page=c.chunk.page,
+        evidence=shown(c.evidence),
+        image=image,
+    )
+
+
+def footer(answer: Answer) -> str:
+    mode = (
+        "extractive (offline: sentences quoted from the PDF)"
+        if answer.mode == "extractive"
+        else answer.mode
+    )
+    kept, dropped = len(answer.citations), len(answer.dropped)
+    parts = [f"Mode: {mode}", f"{kept} citation{'s' if kept != 1 else ''} verified"]
+    if dropped:
+        parts.append(f"{dropped} removed ({_reasons(answer)})")
+    return " · ".join(parts)
+
+
+def _reasons(answer: Answer) -> str:
+    seen: list[str] = []
+    for c in answer.dropped:
+        if c.reason not in seen:
+            seen.append(c.reason)
+    return "; ".join(seen[:3])

@@ -1,0 +1,298 @@
+"""Discord adapter: messages in, replies out, work off the loop.
+
+A ``MESSAGE_CREATE`` whose content mentions the bot (``<@id>``, not @everyone,
+@here or a role), or that continues one of its conversations (a reply to an
+answer, a message in a thread started from one or where it answered) becomes
+a ``Mention``: the library ``discord:<channel id>`` (a thread's parent), the
+text without the mention, its attachments, then PDFs of the message it
+replies to, then PDFs from recent history (the fallback for files shared
+before the bot). Any other message with a PDF is indexed on drop, and a
+deleted message's PDFs are forgotten (``discord_library.py``).
+``ChatService`` runs in a worker thread (``asyncio.to_thread``) so heartbeats
+and other channels keep flowing while a PDF is indexed. Slash commands
+(``discord_slash.py``) take the same path through ``serve``. Replies are
+``discord_reply.py``/``discord_format.py``. Left out: sharding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections import OrderedDict
+from collections.abc import Awaitable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import discord
+import yarl
+
+from adapters.chat.replies import HISTORY_FALLBACK
+from adapters.chat.service import ChatService, Mention, Reply
+from adapters.discord.files import (
+    attachment,
+    download,
+    history_pdfs,
+    message_pdfs,
+    pdfs,
+    post_key,
+    referenced_message,
+)
+from adapters.discord.format import render_reply
+from adapters.discord.library import forget_deleted, index_drop, library, may_manage
+from adapters.discord.reply import (
+    NO_MENTIONS,
+    InteractionSink,
+    MessageSink,
+    ProgressMessage,
+    apologise,
+)
+from adapters.discord.shards import client_class
+from adapters.discord.slash import add_slash_commands
+from papertrail.errors import PaperTrailError
+from papertrail.read.uploads import DEFAULT_MAX_PDF_BYTES
+
+log = logging.getLogger(__name__)
+
+HISTORY_LIMIT = HISTORY_FALLBACK  # earlier channel messages searched for PDFs
+PROGRESS_INTERVAL = 1.0  # seconds between edits of the progress message (edit rate limits)
+MAX_DOWNLOAD_BYTES = DEFAULT_MAX_PDF_BYTES  # default cap, the same as PAPERTRAIL_MAX_PDF_MB
+WORKER_THREADS = 32  # questions handled at once; ChatService itself bounds indexing
+MAX_ANSWERS = 5000  # bot messages remembered as conversation starters
+__all__ = ["FAILURE", "PaperTrailClient", "build_client", "download", "run", "use_endpoints"]
+FAILURE = (
+    "Something went wrong on my side while handling that. "
+    "Please try again; if it keeps happening, tell the bot's admin."
+)
+
+
+def use_endpoints(
+    api_url: str | None = None, gateway_url: str | None = None
+) -> tuple[str, yarl.URL]:
+    """Point every discord.py client in this process at other REST/gateway URLs.
+
+    discord.py builds each REST URL from ``Route.BASE`` and a non-sharded
+    client connects to ``DiscordWebSocket.DEFAULT_GATEWAY`` (it never asks
+    ``/gateway/bot``); both are class attributes, read at use. Returns the
+    previous values so tests can restore them.
+    """
+    previous = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    if api_url:
+        discord.http.Route.BASE = api_url.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    return previous
+
+
+def build_client(
+    service: ChatService,
+    *,
+    intents: discord.Intents | None = None,
+    history_limit: int = HISTORY_LIMIT,
+    max_bytes: int | None = None,
+    progress_interval: float = PROGRESS_INTERVAL,
+    slash_commands: bool = True,
+    sync_commands: bool = True,
+    **options,
+) -> discord.Client:
+    """A ``discord.Client`` that answers mentions (and slash commands) with ``service``.
+
+    ``max_bytes`` caps each download; by default the service's
+    ``settings.max_pdf_bytes``. ``slash_commands``/``sync_commands`` register
+    /ask, /docs, /forget and /help and upload them to Discord at start-up.
+    ``options`` go to ``discord.Client`` (e.g. ``guild_ready_timeout``).
+    """
+    if max_bytes is None:
+        settings = getattr(service, "settings", None)
+        max_bytes = getattr(settings, "max_pdf_bytes", MAX_DOWNLOAD_BYTES)
+    if intents is None:
+        intents = discord.Intents.default()
+        intents.message_content = True  # privileged: also enable it in the developer portal
+    client_type = client_class(PaperTrailClient, options)  # DISCORD_SHARD_COUNT: sharded
+    return client_type(
+        service,
+        intents=intents,
+        history_limit=history_limit,
+        max_bytes=max_bytes,
+        progress_interval=progress_interval,
+        slash_commands=slash_commands,
+        sync_commands=sync_commands,
+        **options,
+    )
+
+
+def run(
+    token: str,
+    service: ChatService,
+    api_url: str | None = None,
+    gateway_url: str | None = None,
+    **options,
+) -> None:
+    """Run the bot until interrupted; the URLs (DISCORD_API_URL / DISCORD_GATEWAY_URL in
+    ``bot/config.py``) redirect it, e.g. to a loopback fake."""
+    use_endpoints(api_url, gateway_url)
+    client = build_client(service, **options)
+    client.run(token, log_handler=None)  # logging is configured by the caller
+
+
+class PaperTrailClient(discord.Client):
+    def __init__(
+        self,
+        service: ChatService,
+        *,
+        history_limit: int,
+        max_bytes: int,
+        progress_interval: float,
+        slash_commands: bool = True,
+        sync_commands: bool = True,
+        **options,
+    ) -> None:
+        options.setdefault("allowed_mentions", NO_MENTIONS)
+        super().__init__(**options)
+        self.service = service
+        self.history_limit = history_limit
+        self.max_bytes = max_bytes
+        self.progress_interval = progress_interval
+        self.busy = 0  # questions being handled right now
+        self.answers: OrderedDict[int, str] = OrderedDict()  # bot message id -> conversation
+        self.sync_commands = sync_commands
+        self.tree = add_slash_commands(self) if slash_commands else None
+
+    async def setup_hook(self) -> None:
+        # asyncio.to_thread uses the loop's default executor; the stock one has only
+        # cpu_count + 4 threads, which questions waiting on busy channels could fill.
+        asyncio.get_running_loop().set_default_executor(
+            ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="papertrail-worker")
+        )
+        if self.tree is not None and self.sync_commands:
+            try:
+                await self.tree.sync()  # global commands; Discord may take a while to show them
+            except discord.HTTPException as e:
+                log.warning("slash commands not registered: %s", e)
+
+    async def on_ready(self) -> None:
+        log.info("Discord: logged in as %s (%s)", self.user, self.user and self.user.id)
+
+    async def on_message(self, message: discord.Message) -> None:
+        # discord.py runs each handler in its own task, so awaiting here blocks nothing.
+        me = self.user
+        if me is None or message.author.bot or message.author.id == me.id:
+            return
+        thread = self.conversation_of(message)
+        follows = thread and self.service.in_conversation(
+            thread, message.content, with_files=bool(message.attachments)
+        )
+        if self.addressed(message) or follows:
+            thread = thread or f"discord:question:{message.id}"
+            await self.serve(self._mention_from(message, thread), MessageSink(message), thread)
+        elif pdfs(message):
+            await index_drop(self, message)
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        # raw: fires for messages shared before this process started too (uncached)
+        await forget_deleted(self, payload.message_id)
+
+    async def on_raw_bulk_message_delete(self, payload) -> None:
+        for message_id in payload.message_ids:  # a moderator's purge
+            await forget_deleted(self, message_id)
+
+    async def _mention_from(self, message: discord.Message, thread: str) -> Mention:
+        text = re.sub(rf"<@!?{self.user.id}>", " ", message.content)
+        referenced = await referenced_message(message)
+        return await self.mention_for(
+            message.channel,
+            text,
+            message.attachments,
+            before=message,
+            referenced=referenced,
+            user=message.author,
+            thread=thread,
+        )
+
+    def addressed(self, message: discord.Message) -> bool:
+        """True for a human's message whose text mentions this bot by id."""
+        me = self.user
+        if me is None or message.author.bot or message.author.id == me.id:
+            return False
+        return me.id in message.raw_mentions  # @everyone/@here/roles are not in raw_mentions
+
+    def conversation_of(self, message: discord.Message) -> str:
+        """The conversation a message continues: a reply to one of the bot's answers, or
+        a message in a thread (started from an answer, or where the bot answered)."""
+        ref = message.reference
+        if ref is not None and ref.message_id in self.answers:
+            return self.answers[ref.message_id]
+        channel = message.channel
+        if isinstance(channel, discord.Thread):
+            return self.answers.get(channel.id, f"discord:thread:{channel.id}")
+        return ""
+
+    async def serve(
+        self, mention: Awaitable[Mention], sink: MessageSink | InteractionSink, thread: str = ""
+    ) -> None:
+        """Build the mention, run the service in a worker thread, deliver its reply; the
+        messages of the reply then continue ``thread`` when someone replies to them."""
+        self.busy += 1
+        try:
+            try:
+                reply = await self._reply(await mention, sink)
+            except Exception:
+                log.exception("could not read the question")
+                reply = Reply(kind="error", text=FAILURE)
+            try:
+                await sink.deliver(render_reply(reply, upload_limit=sink.upload_limit))
+                for message_id in sink.sent if thread else ():
+                    self.answers[message_id] = thread
+                    while len(self.answers) > MAX_ANSWERS:
+                        self.answers.popitem(last=False)
+            except discord.HTTPException as e:
+                log.warning("could not post the reply: %s", e)
+                await apologise(sink, e)
+        finally:
+            self.busy -= 1
+
+    async def _reply(self, mention: Mention, sink: MessageSink | InteractionSink) -> Reply:
+        loop = asyncio.get_running_loop()
+        progress = ProgressMessage(sink.progress, loop, self.progress_interval)
+        try:
+            return await asyncio.to_thread(self.service.handle, mention, progress)
+        except PaperTrailError as e:
+            return Reply(kind="error", text=e.message)
+        except Exception:
+            log.exception("service failed in %s", mention.channel)
+            return Reply(kind="error", text=FAILURE)
+        finally:
+            await progress.finish()
+
+    async def mention_for(
+        self,
+        channel: discord.abc.Messageable,
+        text: str,
+        own: Sequence[discord.Attachment],
+        *,
+        before: discord.Message | None = None,
+        referenced: discord.Message | None = None,
+        user: discord.abc.User | None = None,
+        thread: str = "",
+    ) -> Mention:
+        """The question with its files: ``own`` first, then the referenced message's PDFs,
+        then PDFs from the channel's recent history (newest first), each once."""
+        owner = str(user.id) if user is not None else ""
+        post = post_key(before.id) if before is not None else ""
+        found = [attachment(a, "message", self.max_bytes, owner=owner, post=post) for a in own]
+        if referenced is not None:
+            found += message_pdfs(referenced, "thread", self.max_bytes)
+        found += await history_pdfs(channel, before, self.history_limit, self.max_bytes)
+        unique, seen = [], set()
+        for att in found:
+            if att.key not in seen:
+                seen.add(att.key)
+                unique.append(att)
+        admin = may_manage(channel, user)
+        return Mention(
+            channel=library(channel),
+            text=" ".join(text.split()),
+            attachments=tuple(unique),
+            user=owner,
+            thread=thread,
+            admin=lambda: admin,
+        )

@@ -1,0 +1,83 @@
+"""A Discord channel as a library: PDFs indexed on drop, forgotten on deletion.
+
+Any human message with a PDF attachment is indexed into its channel's library
+at once, no mention needed: the message gets ⏳, then ✅ (or ❌ and a short
+reply naming the problem). A thread's library is its parent channel's. When a
+message carrying PDFs is deleted, the library forgets them unless the same
+bytes are still shared there (``ChatService.forget_post``). Who may forget by
+command: members with Manage Messages (``may_manage``), or the sharer.
+Routing messages is ``discord_bot.py``'s job.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from adapters.discord.files import attachment, pdfs, post_key
+from adapters.discord.format import render_reply
+from adapters.discord.reply import MessageSink
+
+if TYPE_CHECKING:
+    from adapters.discord.client import PaperTrailClient
+
+log = logging.getLogger(__name__)
+
+INDEXING, INDEXED, FAILED = "⏳", "✅", "❌"
+
+
+def library(channel: discord.abc.Messageable) -> str:
+    """The library a channel reads from: a thread reads its parent channel's."""
+    parent = getattr(channel, "parent_id", None)
+    if isinstance(channel, discord.Thread) and parent:
+        return f"discord:{parent}"
+    return f"discord:{channel.id}"
+
+
+def may_manage(channel: discord.abc.Messageable, user: discord.abc.User | None) -> bool:
+    """Whether ``user`` has Manage Messages in ``channel`` (may forget others' files)."""
+    if not isinstance(user, discord.Member):
+        return False  # a DM or an uncached author: no guild permissions to speak of
+    try:
+        return channel.permissions_for(user).manage_messages
+    except (AttributeError, discord.ClientException):
+        return False
+
+
+async def index_drop(client: PaperTrailClient, message: discord.Message) -> None:
+    """Index the PDFs of a message that did not address the bot."""
+    owner, post = str(message.author.id), post_key(message.id)
+    found = [
+        attachment(a, "message", client.max_bytes, owner=owner, post=post) for a in pdfs(message)
+    ]
+    await _react(message, INDEXING)
+    reply = await asyncio.to_thread(client.service.index_shared, library(message.channel), found)
+    await _react(message, INDEXING, client.user)
+    if reply.kind != "error":
+        await _react(message, INDEXED)
+        return
+    await _react(message, FAILED)
+    sink = MessageSink(message)
+    try:
+        await sink.deliver(render_reply(reply, upload_limit=sink.upload_limit))
+    except discord.HTTPException as e:
+        log.warning("could not explain a failed drop: %s", e)
+
+
+async def forget_deleted(client: PaperTrailClient, message_id: int) -> None:
+    gone = await asyncio.to_thread(client.service.forget_post, post_key(message_id))
+    if gone:
+        log.info("message %s deleted: forgot %s", message_id, ", ".join(d.name for d in gone))
+
+
+async def _react(message: discord.Message, emoji: str, remove_for=None) -> None:
+    try:
+        if remove_for is not None:
+            await message.remove_reaction(emoji, remove_for)
+        else:
+            await message.add_reaction(emoji)
+    except discord.HTTPException as e:  # e.g. no Add Reactions permission: indexing goes on
+        log.info("reaction %s failed: %s", emoji, e)

@@ -1,0 +1,57 @@
+"""Slash commands: /ask, /docs, /forget and /help, answered by the same ChatService.
+
+Each command defers at once (Discord wants a first response within 3 s and
+shows "PaperTrail is thinking…"), then the client's ``serve`` runs the service
+in a worker thread and the reply edits the deferred response
+(``InteractionSink``). Commands become the text commands a mention already
+understands ("list", "forget report.pdf", "help"), so the service needs
+nothing new. Left out: per-guild registration, autocomplete of file names.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from adapters.discord.reply import InteractionSink
+
+if TYPE_CHECKING:
+    from adapters.discord.client import PaperTrailClient
+
+
+def add_slash_commands(client: PaperTrailClient) -> app_commands.CommandTree:
+    """Register the commands on a new tree bound to ``client``."""
+    tree = app_commands.CommandTree(client)
+
+    async def serve(interaction: discord.Interaction, text: str, files=()) -> None:
+        await interaction.response.defer(thinking=True)
+        channel = interaction.channel or client.get_partial_messageable(interaction.channel_id)
+        thread = f"discord:question:{interaction.id}"
+        mention = client.mention_for(
+            channel, text, list(files), user=interaction.user, thread=thread
+        )
+        await client.serve(mention, InteractionSink(interaction), thread)
+
+    @tree.command(name="ask", description="Ask about the PDFs in this channel, or attach one.")
+    @app_commands.describe(question="Your question", file="A PDF to read before answering")
+    async def ask(
+        interaction: discord.Interaction, question: str, file: discord.Attachment | None = None
+    ) -> None:
+        await serve(interaction, question, [file] if file else [])
+
+    @tree.command(name="docs", description="List the PDFs indexed in this channel.")
+    async def docs(interaction: discord.Interaction) -> None:
+        await serve(interaction, "list")
+
+    @tree.command(name="forget", description="Forget one PDF of this channel, or all of them.")
+    @app_commands.describe(document="The file name (e.g. report.pdf), or 'all'")
+    async def forget(interaction: discord.Interaction, document: str) -> None:
+        await serve(interaction, f"forget {document}")
+
+    @tree.command(name="help", description="How to use PaperTrail.")
+    async def help_(interaction: discord.Interaction) -> None:
+        await serve(interaction, "help")
+
+    return tree

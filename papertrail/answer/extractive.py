@@ -1,0 +1,179 @@
+"""The offline answerer: states a table figure, or quotes the sentences that answer.
+
+``ExtractiveGenerator`` implements the ``Generator`` protocol without an LLM.
+For a question about an amount that a retrieved table holds, it states the
+row, the year and the value with its unit (``table_answer``). Otherwise it
+takes the quotable sentences of each excerpt (``quotable``: no headings,
+labels, column headings or sentences cut by the excerpt), scores each against
+the question by the question's rarity-weighted words and figures it contains,
+by embedding cosine when an embedder is given, and by the excerpt's rank, and
+quotes the best few that do not repeat each other, one per line, each with the
+``[n]`` of its excerpt: the best excerpt's sentences first, each excerpt's in
+reading order. When nothing scores well enough it returns the refusal
+sentence. It never paraphrases prose, so its citations pass verification by
+construction; it does not compute, compare or summarise, and it leaves the
+"extractive" label to the caller.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from papertrail.answer.quotable import quotable
+from papertrail.answer.tables import figure_answer
+from papertrail.protocols import Embedder
+from papertrail.settings import REFUSAL
+from papertrail.text.figures import claim_figures, excerpt_numbers
+from papertrail.text.words import content_words, rarity, stem
+from papertrail.types import Draft, Hit
+from papertrail.verify.verify import coverage
+
+MIN_RELEVANCE = 0.3  # best sentence must reach this (0..1) or the answer is a refusal
+KEEP_RATIO = 0.7  # further sentences must score this share of the best one
+RANK_BONUS = 0.1  # the top excerpt's edge over the last, added to relevance
+QUANTITY_BONUS = 0.1  # for a sentence with figures when the question asks for a quantity
+MAX_OVERLAP = 0.6  # word overlap (Jaccard) above which a sentence repeats a chosen one
+TOPIC_SHARE = 0.6  # a question word in this share of the excerpts is the document's topic
+FOCUS_RARITY = 1.5  # rarer than everyday words: "chief" 1.9, "many" 1.1 (words.rarity)
+FOCUS_SIM = 0.6  # cosine at which a sentence answers the question without its focus words
+SHORTLIST = 12  # sentences per question scored with the embedding model
+OPENS_PENALTY = 0.05  # an excerpt's first sentence may have begun in the excerpt before
+_QUANTITY = re.compile(
+    r"\bhow (much|many|large|big|long|often)\b|\b(amount|number|total|percent(age)?|rate|"
+    r"ratio|value|size|cost|price|revenue|income|sales|margin|score|figure)s?\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    text: str
+    hit: int  # 1-based index of the excerpt
+    score: float
+    words: frozenset[str]
+    heading: frozenset[str] = frozenset()  # words of the section heading above it
+
+
+class ExtractiveGenerator:
+    """Answers by quoting up to ``max_sentences`` retrieved sentences, each cited."""
+
+    mode = "extractive"
+
+    def __init__(self, embedder: Embedder | None = None, max_sentences: int = 3) -> None:
+        self.embedder = embedder
+        self.max_sentences = max(1, max_sentences)
+
+    def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
+        if _QUANTITY.search(question) and (figure := figure_answer(question, hits)):
+            return Draft(text=_cite(*figure), mode=self.mode)
+        chosen = self.select(question, hits)
+        if not chosen:
+            return Draft(text=REFUSAL, mode=self.mode)
+        lines = [_cite(c.text, c.hit) for c in chosen]
+        return Draft(text="\n".join(lines), mode=self.mode)
+
+    def select(self, question: str, hits: Sequence[Hit]) -> list[_Candidate]:
+        """The sentences to quote, best first; empty when none is relevant enough."""
+        quotes = [(i + 1, q) for i, h in enumerate(hits) for q in quotable(h.chunk)]
+        pool = [(n, q.text) for n, q in quotes]
+        if not pool or not content_words(question):
+            return []
+        wants_figures = bool(_QUANTITY.search(question))
+        lexical = [coverage(question, s, hits[n - 1].chunk.section)[0] for n, s in pool]
+        bonus = [
+            RANK_BONUS * (1 - (n - 1) / max(1, len(hits)))
+            + (QUANTITY_BONUS if wants_figures and _states_amount(q.text) else 0.0)
+            - (OPENS_PENALTY if q.opens else 0.0)
+            for n, q in quotes
+        ]
+        # Only the lexically best few are embedded: that bounds the cost per question.
+        shortlist = sorted(range(len(pool)), key=lambda k: -(lexical[k] + bonus[k]))
+        shortlist = [k for k in shortlist[:SHORTLIST] if lexical[k] > 0 or self.embedder]
+        sims = self._similarities(question, [pool[k][1] for k in shortlist])
+        focus = self._focus(question, hits)
+        scored = []
+        for j, k in enumerate(shortlist):
+            n, s = pool[k]
+            relevance = lexical[k] if sims is None else (lexical[k] + max(0.0, sims[j])) / 2
+            if relevance <= 0:
+                continue
+            words = frozenset(stem(w) for w in content_words(s))
+            heading = frozenset(stem(w) for w in content_words(hits[n - 1].chunk.section))
+            on_focus = focus & (words | heading)  # the heading above says what it is about
+            if focus and not on_focus and (sims is None or sims[j] < FOCUS_SIM):
+                continue  # it shares only the document's topic words with the question
+            scored.append((relevance, _Candidate(s, n, relevance + bonus[k], words, heading)))
+        if not scored or max(r for r, _ in scored) < MIN_RELEVANCE:
+            return []
+        scored.sort(key=lambda rc: -rc[1].score)
+        best = scored[0][1].score
+        rare = {stem(w) for w in content_words(question) if rarity(w) >= FOCUS_RARITY}
+        chosen: list[_Candidate] = []
+        for _, c in scored:
+            if len(chosen) == self.max_sentences or c.score < KEEP_RATIO * best:
+                break
+            if any(_overlap(c.words, o.words) > MAX_OVERLAP for o in chosen):
+                continue
+            if wants_figures and chosen and _other_subject(c, chosen[0], rare):
+                continue
+            chosen.append(c)
+        if wants_figures and _states_amount(chosen[0].text):  # the best states an amount:
+            chosen = [c for c in chosen if _states_amount(c.text)]  # the rest must add one too
+        # Readable order: excerpts by their best sentence, each excerpt's in reading order.
+        order = {(n, s): k for k, (n, s) in enumerate(pool)}
+        first = {}
+        for rank, c in enumerate(chosen):
+            first.setdefault(c.hit, rank)
+        return sorted(chosen, key=lambda c: (first[c.hit], order[(c.hit, c.text)]))
+
+    @staticmethod
+    def _focus(question: str, hits: Sequence[Hit]) -> frozenset[str]:
+        """The question's words that are not the document's topic.
+
+        In a report about a cooperative every excerpt says "cooperative": a
+        sentence sharing only that word with "Who is the cooperative's chief
+        executive?" does not answer it. Words found in most retrieved excerpts
+        are such topic words; the rest are what the question is about.
+        """
+        # Everyday words ("many", "find") frame the question rather than name its subject.
+        stems = {stem(w) for w in content_words(question) if rarity(w) >= FOCUS_RARITY}
+        if len(hits) < 3:  # too few excerpts to tell topic from focus
+            return frozenset()
+        texts = [frozenset(stem(w) for w in content_words(h.chunk.text)) for h in hits]
+        topic = {w for w in stems if sum(w in t for t in texts) >= TOPIC_SHARE * len(texts)}
+        return frozenset(stems - topic)
+
+    def _similarities(self, question: str, sentences: list[str]) -> np.ndarray | None:
+        if self.embedder is None or not sentences:
+            return None
+        vecs = np.asarray(self.embedder.embed([question, *sentences]))
+        return vecs[1:] @ vecs[0]
+
+
+def _states_amount(text: str) -> bool:
+    """Whether ``text`` states an amount: a figure, or a number written out ("six layers")."""
+    return bool(claim_figures(text)) or any(n.spelled for n in excerpt_numbers(text))
+
+
+def _other_subject(c: _Candidate, best: _Candidate, asked: set[str]) -> bool:
+    """A further figure about something else: it lacks a question word the best sentence
+    has and adds none, its heading included ("41.8 BLEU on English-to-French" beside the
+    English-to-German one; but "8 GPUs" under "Hardware" adds to "12 hours")."""
+    return bool((best.words & asked) - c.words) and not ((c.words | c.heading) & asked) - best.words
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def _cite(sentence: str, n: int) -> str:
+    """``sentence`` with ``[n]`` before its closing punctuation ("... layers [1].")."""
+    body = sentence.rstrip()
+    end = ""
+    if body and body[-1] in ".!?;:":
+        body, end = body[:-1].rstrip(), body[-1]
+    return f"{body} [{n}]{'.' if end in ('', ';', ':') else end}"

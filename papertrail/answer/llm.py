@@ -1,0 +1,284 @@
+"""LLM answers from Groq or any OpenAI-compatible server, with an offline fallback.
+
+Builds the prompt (numbered excerpts labelled with file and page, rules for
+citing and refusing, excerpts fenced as data), calls the provider with bounded
+retries that honour its rate-limit headers (read by ``retry_after``), keeps
+the daily token budget, and falls back to another Generator (the extractive
+one) with a user-facing note when the provider is down, rate limited, out of
+tokens or rejects the key. Raw provider bodies carry organisation ids: they
+only reach the log, redacted. Not here: checking citations (``verify``), the
+extractive answerer, streaming.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import groq
+import httpx
+
+from papertrail.answer.budget import TokenBudget, estimate_tokens
+from papertrail.answer.prompt import SYSTEM_PROMPT, build_messages, clean_output, excerpt_label
+from papertrail.answer.retry_after import parse_retry_after
+from papertrail.errors import PaperTrailError
+from papertrail.protocols import Generator
+from papertrail.settings import REFUSAL, Settings
+from papertrail.types import Draft, Hit
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "SYSTEM_PROMPT",
+    "GroqGenerator",
+    "OpenAICompatibleGenerator",
+    "build_messages",
+    "clean_output",
+    "excerpt_label",
+    "get_generator",
+]
+
+MAX_ANSWER_TOKENS = 600  # a short cited answer; also bounds what one call can cost
+MAX_WAIT = 20.0  # seconds; a longer retry-after means "not now": fall back at once
+BASE_DELAY = 0.5  # seconds before the first retry without retry-after, doubled each time
+
+_SECRET = re.compile(r"\b(org|gsk|sk|proj|user|key)([-_])[A-Za-z0-9_-]{4,}", re.IGNORECASE)
+
+
+def redact(body: object, limit: int = 300) -> str:
+    """A provider body fit for the log: ids and keys masked, truncated."""
+    text = _SECRET.sub(lambda m: f"{m.group(1)}{m.group(2)}[redacted]", str(body))
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+# -- calling a provider with retries -------------------------------------------
+
+
+@dataclass(eq=False)  # not frozen: raising sets __traceback__ and __cause__
+class _Failure(Exception):
+    """One failed call, already stripped down to what decides the next step."""
+
+    kind: str  # "status" | "timeout" | "connection" | "reply"
+    status: int = 0
+    retry_after: float | None = None
+    body: str = ""  # raw provider text: for the (redacted) log only
+
+    @property
+    def daily(self) -> bool:
+        low = self.body.lower()
+        return self.status == 429 and ("per day" in low or "(tpd)" in low or "(rpd)" in low)
+
+    @property
+    def retryable(self) -> bool:
+        return (
+            self.kind in ("timeout", "connection")
+            or self.status in (408, 409, 429)
+            or (self.status >= 500)
+        )
+
+    @property
+    def reason(self) -> str:
+        if self.status == 429:
+            return "rate limited"
+        if self.status >= 500:
+            return "server error"
+        return {"timeout": "timed out", "connection": "could not connect"}.get(self.kind, "")
+
+
+class _ChatGenerator:
+    """The retry loop, budget and fallback shared by both providers."""
+
+    provider = "The LLM server"
+    key_env = "PAPERTRAIL_LLM_API_KEY"
+    model_env = "PAPERTRAIL_LLM_MODEL"
+
+    def __init__(
+        self,
+        settings: Settings,
+        model: str,
+        *,
+        fallback: Generator,
+        budget: TokenBudget,
+        base_delay: float = BASE_DELAY,
+        max_wait: float = MAX_WAIT,
+    ) -> None:
+        self.model = model
+        self.fallback = fallback
+        self.budget = budget
+        self.retries = settings.llm_retries
+        self.base_delay = base_delay
+        self.max_wait = max_wait
+
+    def _complete(self, messages: list[dict[str, str]]) -> tuple[str, int | None]:
+        """(answer text, total tokens used if reported); raises ``_Failure``."""
+        raise NotImplementedError
+
+    def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
+        if not hits:
+            return Draft(text=REFUSAL, mode=self.model)  # nothing to cite: no call needed
+        messages = build_messages(question, hits)
+        estimate = sum(estimate_tokens(m["content"]) for m in messages) + MAX_ANSWER_TOKENS
+        if not self.budget.allow(estimate):
+            if self.budget.exhausted:
+                why = f"{self.provider}'s daily token limit is used up"
+            else:
+                why = "Today's LLM token budget (PAPERTRAIL_DAILY_TOKENS) is used up"
+            return self._fall_back(question, hits, why)
+        attempt = 0
+        while True:
+            try:
+                text, used = self._complete(messages)
+                self.budget.spend(used if used else estimate)
+                text = clean_output(text)
+                if not text:
+                    raise _Failure("reply", body="empty answer")
+                return Draft(text=text, mode=self.model)
+            except _Failure as f:
+                log.warning(
+                    "%s call failed (%s, HTTP %s, attempt %d of %d, model %s): %s",
+                    self.provider, f.kind, f.status or "-", attempt + 1, self.retries + 1,
+                    self.model, redact(f.body),
+                )  # fmt: skip
+                why = self._give_up(f)
+                if why is None and attempt < self.retries:
+                    wait = self._wait(attempt, f.retry_after)
+                    if wait is not None:
+                        time.sleep(wait)
+                        attempt += 1
+                        continue
+                return self._fall_back(question, hits, why or self._unavailable(f))
+
+    def _give_up(self, f: _Failure) -> str | None:
+        """The note when retrying is pointless, else None."""
+        if f.status in (401, 403):
+            return f"{self.provider} rejected the key (check {self.key_env})"
+        if f.daily:
+            until = time.time() + f.retry_after if f.retry_after else None
+            self.budget.exhaust(until)  # no further calls until it resets
+            return f"{self.provider}'s daily token limit is used up"
+        if f.kind == "reply":
+            return f"{self.provider} sent an unusable reply"
+        if not f.retryable:
+            hint = f", check {self.model_env}" if f.status == 404 else ""
+            return f"{self.provider} could not answer (HTTP {f.status}{hint})"
+        return None
+
+    def _unavailable(self, f: _Failure) -> str:
+        return f"{self.provider} is unavailable right now ({f.reason})"
+
+    def _wait(self, attempt: int, retry_after: float | None) -> float | None:
+        """Seconds before the next try, or None when the provider wants longer than we wait."""
+        if retry_after is not None and retry_after > self.max_wait:
+            return None
+        # Jitter spreads out bots that failed together.
+        backoff = self.base_delay * 2**attempt * random.uniform(1.0, 1.5)
+        return min(max(backoff, retry_after or 0.0), self.max_wait)
+
+    def _fall_back(self, question: str, hits: Sequence[Hit], why: str) -> Draft:
+        draft = self.fallback.generate(question, hits)
+        note = f"{why}; this answer is {draft.mode}."
+        return Draft(text=draft.text, mode=draft.mode, notes=(note, *draft.notes))
+
+
+class GroqGenerator(_ChatGenerator):
+    """Answers with Groq's chat API through the official client (its own retries off)."""
+
+    provider = "Groq"
+    key_env = "GROQ_API_KEY"
+    model_env = "GROQ_MODEL"
+
+    def __init__(self, settings: Settings, *, fallback: Generator, budget: TokenBudget, **kw):
+        super().__init__(settings, settings.groq_model, fallback=fallback, budget=budget, **kw)
+        self.client = groq.Groq(
+            api_key=settings.groq_api_key,
+            base_url=settings.groq_base_url or None,
+            max_retries=0,  # our loop retries, so budget and fallback see every failure
+            timeout=settings.llm_timeout,
+        )
+
+    def _complete(self, messages: list[dict[str, str]]) -> tuple[str, int | None]:
+        try:
+            reply = self.client.chat.completions.create(
+                model=self.model,
+                messages=messages,  # type: ignore[arg-type]
+                temperature=0,
+                max_tokens=MAX_ANSWER_TOKENS,
+            )
+        except groq.APITimeoutError:
+            raise _Failure("timeout") from None
+        except groq.APIConnectionError as exc:
+            raise _Failure("connection", body=str(exc)) from None
+        except groq.APIStatusError as exc:
+            body = exc.response.text
+            after = parse_retry_after(exc.response.headers, body)
+            raise _Failure("status", exc.status_code, after, body) from None
+        except groq.GroqError as exc:  # e.g. a reply that is not a completion
+            raise _Failure("reply", body=f"{type(exc).__name__}: {exc}") from None
+        if not reply.choices:
+            raise _Failure("reply", body="no choices")
+        usage = reply.usage.total_tokens if reply.usage else None
+        return reply.choices[0].message.content or "", usage
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class OpenAICompatibleGenerator(_ChatGenerator):
+    """Answers with an OpenAI-compatible ``/chat/completions`` (Ollama, vLLM, llama.cpp)."""
+
+    def __init__(self, settings: Settings, *, fallback: Generator, budget: TokenBudget, **kw):
+        if not settings.llm_model:
+            raise PaperTrailError(
+                "PAPERTRAIL_LLM_MODEL is empty: set it to a model your server at "
+                f"{settings.llm_base_url} serves (for Ollama, e.g. llama3.1:8b).",
+                code="config",
+            )
+        super().__init__(settings, settings.llm_model, fallback=fallback, budget=budget, **kw)
+        self.url = settings.llm_base_url.rstrip("/") + "/chat/completions"
+        auth = {"Authorization": f"Bearer {settings.llm_api_key}"} if settings.llm_api_key else {}
+        self.client = httpx.Client(timeout=settings.llm_timeout, headers=auth)
+
+    def _complete(self, messages: list[dict[str, str]]) -> tuple[str, int | None]:
+        payload = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": 0,
+            "max_tokens": MAX_ANSWER_TOKENS,
+            "stream": False,
+        }
+        try:
+            resp = self.client.post(self.url, json=payload)
+        except httpx.TimeoutException:
+            raise _Failure("timeout") from None
+        except httpx.HTTPError as exc:
+            raise _Failure("connection", body=f"{type(exc).__name__}: {exc}") from None
+        if resp.status_code >= 400:
+            after = parse_retry_after(resp.headers, resp.text)
+            raise _Failure("status", resp.status_code, after, resp.text)
+        try:
+            data = resp.json()
+            text = data["choices"][0]["message"]["content"] or ""
+            usage = (data.get("usage") or {}).get("total_tokens")
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            raise _Failure("reply", body=resp.text) from None
+        return str(text), int(usage) if isinstance(usage, int | float) else None
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def get_generator(
+    settings: Settings, *, fallback: Generator, budget: TokenBudget | None = None
+) -> Generator:
+    """Groq when GROQ_API_KEY is set, else the OpenAI-compatible server, else ``fallback``."""
+    if not settings.llm_configured:
+        return fallback
+    if budget is None:
+        budget = TokenBudget(settings.data_dir / "llm_tokens.json", settings.daily_token_budget)
+    if settings.groq_api_key:
+        return GroqGenerator(settings, fallback=fallback, budget=budget)
+    return OpenAICompatibleGenerator(settings, fallback=fallback, budget=budget)

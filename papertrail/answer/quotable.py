@@ -1,0 +1,105 @@
+"""Which sentences of an excerpt can stand as answer text on their own.
+
+An excerpt is about 800 characters of whole lines, so its text carries what a
+reader would skip: the section heading run into the first sentence ("3.1
+Encoder and Decoder Stacks Encoder: The encoder is..."), a paragraph's run-in
+label ("Optimizer We used..."), a table's column headings ("Year Ended
+December 31, 2015 2016 2017"), and at either end a sentence the excerpt cut in
+two. ``quotable`` returns the sentences fit to quote, headings and labels
+removed, footnote text glued on by extraction cut off, each marked when it
+opens the excerpt (it may have begun in the one before). Long table runs are
+cut into rows and overlong text into pieces.
+It does not judge relevance (``extractive`` does).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from papertrail.text.figures import excerpt_numbers
+from papertrail.text.sentences import split_sentences, strip_heading
+from papertrail.types import Chunk
+from papertrail.verify.evidence import MAX_CHARS, ROW_START, TABLE_NUMBERS
+
+MIN_WORDS = 4  # shorter sentences are fragments or labels, not answers
+_YEARS_RUN = re.compile(r"(?:\b(?:19|20)\d\d\b[\s,]*){2,}[.:;]?$")  # ends in a row of years
+# Footnote text glued on by extraction: a marker run into its note ("dv-dimensional 4To
+# illustrate...") or a note symbol before a capital ("... data. ∗Equal contribution")
+_FOOTNOTE = re.compile(r"(?<![\w.,])\d{1,2}(?=[A-Z][a-z]+\b)|\s[*\u2217\u2020\u2021](?=[A-Z])")
+_SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # "3.1 " before a heading
+_CUT_END = re.compile(r"[.!?:;)\]\"'%\d]$")  # how a finished sentence or table row ends
+
+
+@dataclass(frozen=True)
+class Quote:
+    text: str
+    opens: bool  # the excerpt's first sentence: it may have started in the excerpt before
+
+
+def quotable(chunk: Chunk) -> list[Quote]:
+    """The sentences of ``chunk`` fit to quote, in order (see the module docstring)."""
+    sentences = split_sentences(chunk.text, hard_newlines=False)
+    if len(sentences) > 1 and not _CUT_END.search(sentences[-1]):
+        sentences = sentences[:-1]  # runs on into the next excerpt
+    out: list[Quote] = []
+    for i, s in enumerate(sentences):
+        bare = strip_heading(s, chunk.section)
+        opens = i == 0 and bare == s and chunk.index > 0
+        # a heading taken off the excerpt's only sentence leaves a label, not a notice
+        for piece in candidate_sentences(bare, alone=len(sentences) == 1 and bare == s):
+            out.append(Quote(piece, opens and not out))
+    return out
+
+
+def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
+    """Whole sentences of ``text``; table runs cut into rows, overlong text into pieces.
+
+    Fragments (under ``MIN_WORDS`` words, or starting in lowercase) and table
+    heading rows are left out, unless the text holds nothing else (a title page,
+    a one-line notice): ``alone`` says so, by default when ``text`` is one piece.
+    """
+    out = []
+    for s in split_sentences(text, hard_newlines=False):
+        pieces = [s]
+        if len(s) > MAX_CHARS or len(excerpt_numbers(s)) >= TABLE_NUMBERS:
+            pieces = [p for p in ROW_START.split(s) if p.strip()]
+        for p in pieces:
+            while len(p) > MAX_CHARS:
+                cut = p.rfind(" ", 0, MAX_CHARS)
+                cut = cut if cut > MAX_CHARS // 2 else MAX_CHARS
+                out.append(p[:cut].strip())
+                p = p[cut:].strip()
+            out.append(p.strip())
+    if len(out) == 1 and alone is not False and out[0] and not out[0][0].islower():
+        return out
+    out = [s[: m.start()].rstrip() if (m := _FOOTNOTE.search(s)) else s for s in out]
+    return [
+        s
+        for s in out
+        if word_count(s) >= MIN_WORDS
+        and not s[0].islower()
+        and not _YEARS_RUN.search(s)
+        and not _title_only(s)
+    ]
+
+
+def _title_only(text: str) -> bool:
+    """A heading or a table's heading row: every word capitalised, no closing stop, and no
+    figure after a leading section number (a row of names with figures is data: "Southern
+    Home Care Services, Inc. San Leandro 123")."""
+    words = [w for w in text.split() if w[:1].isalpha()]
+    if re.search(r"\d", _SECTION_NUMBER.sub("", text)):
+        return False
+    return bool(words) and all(w[0].isupper() for w in words) and text[-1] not in ".!?"
+
+
+def word_count(text: str) -> int:
+    """Words of ``text``; in scripts written without spaces each wide character counts.
+
+    A Chinese or Japanese sentence is one "word" to ``str.split`` but a
+    character there is about a morpheme, as in ``pagetext.has_text``.
+    """
+    wide = sum(unicodedata.east_asian_width(c) in ("W", "F") and c.isalpha() for c in text)
+    return len(text.split()) + wide

@@ -1,0 +1,261 @@
+"""Reading a PDF into Blocks: checks, passwords, text in reading order, OCR seam.
+
+``read_pdf`` turns bytes into ``ParsedPdf``: it refuses what it cannot use with
+a ``PaperTrailError`` the user can act on (empty, not a PDF, too large, too many
+pages, corrupt, password-protected, no pages, no text), reads each page with
+``pagetext.page_layout`` (lines in reading order, boxes on the displayed
+page) and reports pages without usable text. It does not OCR by itself: an
+``OcrEngine`` (see ``ocr.py``) may be passed in, and pages without text are
+rendered and handed to it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+import pymupdf
+
+from papertrail.errors import PaperTrailError
+from papertrail.read.layout import TextBlock, TextLine
+from papertrail.read.pagetext import body_size, clean_text, has_text, page_layout, to_block
+from papertrail.read.uploads import SIGNATURE_WINDOW, check_size, has_pdf_signature
+from papertrail.settings import Settings
+from papertrail.types import Block, Rect
+
+log = logging.getLogger(__name__)
+
+OCR_DPI = 200  # enough for OCR of 9-pt print, ~1700x2200 px for a letter page
+MAX_OCR_PIXELS = 4000  # long side of the rendered page, in pixels
+MIN_IMAGE_COVER = 0.1  # share of a page that pictures must cover for it to look scanned
+MIN_OUTLINE_PATHS = 100  # vector paths on a page without text that look like outlined type
+
+
+class OcrEngine(Protocol):
+    """Reads text from a page image: lines in reading order, boxes in pixels of that image."""
+
+    def read(self, png: bytes) -> list[tuple[str, Rect]]: ...
+
+
+@dataclass(frozen=True)
+class ParsedPdf:
+    pages: int
+    blocks: tuple[Block, ...]
+    no_text_pages: tuple[int, ...] = ()  # 1-based pages without usable text (after OCR)
+    ocr_pages: tuple[int, ...] = ()  # 1-based pages whose text came from OCR
+    repaired: bool = False  # MuPDF had to repair the file's structure
+    warnings: tuple[str, ...] = ()  # user-facing
+
+
+def read_pdf(
+    data: bytes,
+    settings: Settings,
+    *,
+    password: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    ocr: OcrEngine | None = None,
+) -> ParsedPdf:
+    """Check, open and extract ``data``; raises PaperTrailError when it cannot be used."""
+    check_bytes(data, settings)
+    doc = open_document(data, password)
+    with doc:
+        total = doc.page_count
+        if settings.max_pages > 0 and total > settings.max_pages:
+            raise PaperTrailError(
+                f"This PDF has {total:,} pages, more than the limit of {settings.max_pages:,}. "
+                "Split it into smaller files, or raise the limit with PAPERTRAIL_MAX_PAGES.",
+                code="too_many_pages",
+            )
+        pages: list[tuple[int, list[TextBlock]]] = []
+        empty: list[int] = []  # no usable text, but ink that OCR could read
+        blank: list[int] = []  # no usable text and nothing OCR could read either
+        broken: list[int] = []
+        for i in range(total):
+            try:
+                found = page_layout(doc[i])
+            except Exception:  # one unreadable page must not sink the document
+                log.warning("page %d of a PDF could not be read", i + 1, exc_info=True)
+                found = []
+                broken.append(i + 1)
+            if has_text(" ".join(ln.text for tb in found for ln in tb.lines)):
+                pages.append((i + 1, found))
+            elif i + 1 in broken or looks_scanned(doc[i]):
+                empty.append(i + 1)
+            else:
+                blank.append(i + 1)
+            if progress:
+                progress(i + 1, total)
+        body = body_size(tb for _, page in pages for tb in page)
+        blocks = [to_block(tb, pno, body) for pno, page in pages for tb in page]
+        ocred: list[int] = []
+        if ocr is not None and empty:
+            # OCR takes seconds a page: spend at most half the indexing time limit on it
+            # and leave the rest of the pages listed as without text.
+            deadline = time.monotonic() + settings.max_index_seconds / 2
+            for pno in empty:
+                if time.monotonic() > deadline:
+                    log.info("OCR time budget spent; %d pages left without text", len(empty))
+                    break
+                got = _ocr_page(doc[pno - 1], pno, ocr)
+                if got:
+                    blocks.extend(got)
+                    ocred.append(pno)
+            blocks.sort(key=lambda b: b.page)  # stable: keeps each page's order
+        repaired = bool(doc.is_repaired)
+    unread = [p for p in empty if p not in ocred]
+    no_text = tuple(sorted(unread + blank))
+    if not blocks:
+        how = " even after OCR" if ocr is not None else ""
+        raise PaperTrailError(
+            f"This PDF has no text I can search{how}: it looks scanned (its pages are images) "
+            "or its text layer is unreadable. Upload a PDF with selectable text, "
+            "or run it through OCR first.",
+            code="no_text",
+        )
+    return ParsedPdf(
+        pages=total,
+        blocks=tuple(blocks),
+        no_text_pages=no_text,
+        ocr_pages=tuple(ocred),
+        repaired=repaired,
+        warnings=tuple(_warnings(repaired, broken, unread, ocred)),
+    )
+
+
+def check_bytes(data: bytes, settings: Settings) -> None:
+    """Refuse empty, non-PDF and oversized input before parsing anything."""
+    if not data:
+        raise PaperTrailError("The file is empty (0 bytes). Upload the PDF again.", code="empty")
+    if not has_pdf_signature(data):
+        low = data[:SIGNATURE_WINDOW].lstrip().lower()
+        if low.startswith((b"<!doctype html", b"<html", b"<?xml")) or b"<html" in low:
+            raise PaperTrailError(
+                "The file is a web page, not a PDF: the download probably hit a sign-in page "
+                "because I lack permission to read the file. Check that I can access it "
+                "(on Slack: the files:read scope and membership of the channel), then upload "
+                "the PDF again.",
+                code="not_pdf",
+            )
+        raise PaperTrailError(
+            "This file is not a PDF (it does not start with %PDF). Upload the PDF itself, "
+            "not a link, image or other document.",
+            code="not_pdf",
+        )
+    check_size("This PDF", len(data), settings.max_pdf_bytes)
+
+
+def open_document(data: bytes, password: str | None = None) -> pymupdf.Document:
+    """Open PDF bytes, authenticating if needed; raises PaperTrailError on failure."""
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as exc:  # FileDataError, EmptyFileError, RuntimeError from MuPDF
+        raise PaperTrailError(
+            "This PDF is damaged and cannot be read. Re-export or re-download it and upload "
+            "it again.",
+            code="corrupt",
+        ) from exc
+    if doc.needs_pass and not _authenticate(doc, password):
+        doc.close()
+        wrong = "That password did not open it. " if password else ""
+        raise PaperTrailError(
+            f"This PDF is password-protected. {wrong}Upload an unprotected copy, or give "
+            "the password (CLI: --password).",
+            code="encrypted",
+        )
+    if doc.page_count == 0:
+        doc.close()
+        raise PaperTrailError(
+            "This PDF has no readable pages (its page tree is missing or broken). "
+            "Re-export it from the original application and upload it again.",
+            code="no_pages",
+        )
+    return doc
+
+
+def page_list(pages: Iterable[int]) -> str:
+    """``[3, 4, 5, 8]`` -> ``"3-5, 8"`` for messages."""
+    out: list[str] = []
+    for p in sorted(set(pages)):
+        if out and out[-1].split("-")[-1] == str(p - 1):
+            out[-1] = f"{out[-1].split('-')[0]}-{p}"
+        else:
+            out.append(str(p))
+    return ", ".join(out)
+
+
+def _authenticate(doc: pymupdf.Document, password: str | None) -> bool:
+    if not password:
+        return False
+    tries = [password] + [unicodedata.normalize(f, password) for f in ("NFC", "NFKC", "NFD")]
+    return any(doc.authenticate(p) for p in dict.fromkeys(tries))
+
+
+def _ocr_page(page: pymupdf.Page, pno: int, engine: OcrEngine) -> list[Block]:
+    """Render ``page`` as displayed, OCR it and turn the lines into Blocks (ocr=True)."""
+    try:
+        # 200 dpi, but at most MAX_OCR_PIXELS on the long side (a poster-sized page
+        # at 200 dpi is a 100+ MB pixmap for no better reading).
+        longest = max(page.rect.width, page.rect.height) or 1.0
+        zoom = min(OCR_DPI / 72.0, MAX_OCR_PIXELS / longest)
+        pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom))
+        found = engine.read(pix.tobytes("png"))
+    except Exception:
+        log.warning("OCR failed on page %d", pno, exc_info=True)
+        return []
+    scale = 1.0 / zoom  # pixels -> points
+    todo = []
+    for text, px in found:
+        text = clean_text(text)
+        if text:
+            r = Rect(px.x0 * scale, px.y0 * scale, px.x1 * scale, px.y1 * scale)
+            todo.append(TextBlock([TextLine(text, (r.x0, r.y0, r.x1, r.y1), r)]))
+    # The engine orders lines in the text's upright frame; re-sorting them in the
+    # page's frame would scramble a scan that is turned on its side.
+    blocks = [to_block(tb, pno, 0.0, ocr=True) for tb in todo]
+    return blocks if has_text(" ".join(b.text for b in blocks)) else []
+
+
+def looks_scanned(page: pymupdf.Page) -> bool:
+    """True when a page without usable text still holds something OCR could read.
+
+    That is pictures over a tenth of the page, glyphs the text layer cannot map
+    to characters (control codes, U+FFFD, private use: Type3 fonts without a
+    Unicode map) or many vector paths (type converted to outlines). A page with
+    only a title, a page number or rules has none of these: OCR would spend
+    about a second on it for nothing, and calling it "scanned" would be wrong.
+    """
+    area = abs(page.rect) or 1.0
+    try:
+        covered = sum(abs(pymupdf.Rect(im["bbox"]) & page.rect) for im in page.get_image_info())
+        if covered / area >= MIN_IMAGE_COVER:
+            return True
+        raw = page.get_text()
+        if any(_unmapped(c) for c in raw):
+            return True
+        return len(page.get_drawings()) >= MIN_OUTLINE_PATHS
+    except Exception:  # when in doubt, let OCR have a look
+        log.debug("could not inspect page %d", page.number + 1, exc_info=True)
+        return True
+
+
+def _unmapped(c: str) -> bool:
+    cat = unicodedata.category(c)
+    return c == "\ufffd" or cat == "Co" or (cat == "Cc" and not c.isspace())
+
+
+def _warnings(repaired: bool, broken: list[int], no_text: list[int], ocred: list[int]):
+    if repaired:
+        yield "The PDF was damaged and had to be repaired while reading; some text may be missing."
+    if broken:
+        yield f"Page(s) {page_list(broken)} could not be read and were skipped."
+    if no_text:
+        yield (
+            f"Page(s) {page_list(no_text)} have no usable text (they look scanned), "
+            "so nothing on them can be found or cited."
+        )
+    if ocred:
+        yield f"Page(s) {page_list(ocred)} were read with OCR; their text may contain errors."

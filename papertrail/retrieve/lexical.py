@@ -1,0 +1,219 @@
+"""BM25 over one channel's chunks, pages and documents, built once per set of documents.
+
+Three BM25 indexes (``bm25``) share one tokenisation (``words.terms``) and one
+vocabulary:
+
+* chunks: each chunk's text and section heading (``lexical_text``);
+* pages: every chunk of a page together, so a table's title, column headers
+  and rows count as one passage even when chunking cut them apart;
+* documents: what a document says about itself (``identity_text``): its file
+  name cut into words and its opening pages (title, issuer, period).
+
+``build`` reuses the term counts of documents it has seen, so adding one
+document to a large channel tokenises and counts that document only; the
+weights are then recomputed over the stacked counts with numpy (about a second
+at 100k chunks), never per question. Scoring a question is sparse-matrix arithmetic plus an
+``argpartition``: no Python loop over the collection. Fusion with the dense
+ranking lives in ``fusion``; routing between documents in ``routing``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+
+from papertrail.domains.finance import periods
+from papertrail.domains.finance import terms as finance_terms
+from papertrail.retrieve.bm25 import BM25, Vocabulary, count, stack
+from papertrail.text import words
+from papertrail.types import Chunk
+
+IDENTITY_CHARS = 3000  # opening characters of a document read as its self-description
+IDENTITY_PAGES = 2  # ... taken from at most this many first pages
+_NAME_PART = re.compile(r"[^\W\d_]+|\d+")
+
+
+def lexical_text(chunk: Chunk) -> str:
+    """What BM25 indexes for ``chunk``: its text and section heading.
+
+    Not the file name: on FinanceBench it repeated the year in every chunk of a
+    filing and cost 6 of 52 questions at k=5 (documents are told apart by
+    ``identity_text`` instead).
+    """
+    return f"{chunk.text}\n{chunk.section}" if chunk.section else chunk.text
+
+
+def identity_text(name: str, chunks: list[Chunk]) -> str:
+    """A document's self-description: file name words and its opening pages' text.
+
+    "MGMRESORTS_2023Q2_10Q.pdf" reads "MGMRESORTS 2023 Q 2 10 Q pdf"; the cover
+    page of a filing names the issuer, the form and the period.
+    """
+    stem = name.rsplit(".", 1)[0]
+    parts = [" ".join(_NAME_PART.findall(stem))]
+    pages = sorted({c.page for c in chunks})[:IDENTITY_PAGES]
+    size = 0
+    for c in chunks:
+        if c.page in pages and size < IDENTITY_CHARS:
+            parts.append(c.text)
+            size += len(c.text)
+    return "\n".join(parts)
+
+
+@dataclass(frozen=True)
+class _Doc:
+    """One document's cached parts: chunks, term counts of chunks, pages and identity."""
+
+    chunks: list[Chunk]
+    counts: sparse.csr_matrix  # chunk x term
+    page_of_row: np.ndarray  # chunk -> page number within this document
+    page_counts: sparse.csr_matrix  # page x term: every chunk of a page summed
+    identity: sparse.csr_matrix  # one row
+    statements: dict[str, list[int]]  # statement kind -> rows within this document
+    period: periods.Period  # the reporting period it covers, if it says
+
+
+@dataclass(frozen=True)
+class LexicalIndex:
+    """BM25 over one channel's ready chunks; ``key`` says which documents it covers."""
+
+    key: tuple[tuple[str, float], ...]  # (doc_id, created) of each ready document
+    docs: dict[tuple[str, float], _Doc]  # reused on rebuild
+    vocab: Vocabulary  # shared with the next build of this channel
+    chunks: list[Chunk]
+    row_start: dict[str, int]  # doc_id -> row of its first chunk
+    doc_of_row: np.ndarray  # row -> position of its document in ``key``
+    page_of_row: np.ndarray  # row -> page number (channel-wide)
+    doc_of_page: np.ndarray  # page number -> position of its document in ``key``
+    doc_page_start: np.ndarray  # position in ``key`` -> its first page number
+    bm25: BM25
+    page_bm25: BM25
+    doc_bm25: BM25
+    statements: dict[tuple[str, str], list[int]]  # (kind, doc_id) -> rows of its statement pages
+    periods: list[periods.Period]  # ``key`` order
+
+    def chunk_scores(self, terms: list[str]) -> np.ndarray:
+        """BM25 score of every chunk (row order); zeros when no term is known."""
+        return self.bm25.scores(terms)
+
+    def page_scores(self, terms: list[str]) -> np.ndarray:
+        """BM25 score of every page (channel-wide page numbers)."""
+        return self.page_bm25.scores(terms)
+
+    def doc_scores(self, terms: list[str]) -> np.ndarray:
+        """BM25 score of every document's identity text (``key`` order)."""
+        return self.doc_bm25.scores(terms)
+
+    def row(self, chunk: Chunk) -> int | None:
+        """The row of ``chunk``, or None if this index does not hold it."""
+        start = self.row_start.get(chunk.doc_id)
+        if start is None:
+            return None
+        row = start + chunk.index
+        ok = row < len(self.chunks) and self.chunks[row].id == chunk.id
+        return row if ok else None
+
+    def rows_of(self, doc_ids: set[str]) -> np.ndarray | None:
+        """Rows of the documents ``doc_ids``; None when that is every row."""
+        return self._spans(doc_ids, rows=True)
+
+    def pages_of(self, doc_ids: set[str]) -> np.ndarray | None:
+        """Page numbers of the documents ``doc_ids``; None when that is every page."""
+        return self._spans(doc_ids, rows=False)
+
+    def _spans(self, doc_ids: set[str], *, rows: bool) -> np.ndarray | None:
+        spans = []
+        for pos, doc_key in enumerate(self.key):
+            if doc_key[0] in doc_ids:
+                d = self.docs[doc_key]
+                if rows:
+                    start, size = self.row_start[doc_key[0]], len(d.chunks)
+                else:
+                    start, size = int(self.doc_page_start[pos]), d.page_counts.shape[0]
+                spans.append(np.arange(start, start + size))
+        if len(spans) == len(self.key):
+            return None
+        return np.concatenate(spans) if spans else np.zeros(0, np.int64)
+
+    def page_rows(self, page: int) -> np.ndarray:
+        """The rows of a page (channel-wide page number)."""
+        return np.flatnonzero(self.page_of_row == page)
+
+
+def build(fetch, names: dict[str, str], key, old: LexicalIndex | None) -> LexicalIndex:
+    """The index over the documents in ``key``, tokenising only those ``old`` lacks.
+
+    ``fetch(doc_id)`` returns a document's chunks in order; ``names`` maps
+    doc_id -> file name. Everything per document is cached, so a rebuild is
+    concatenation and weighting with numpy.
+    """
+    vocab = old.vocab if old is not None else Vocabulary()
+    docs = {}
+    for doc_key in key:
+        if old is not None and doc_key in old.docs:
+            docs[doc_key] = old.docs[doc_key]
+        else:
+            docs[doc_key] = _document(fetch(doc_key[0]), names.get(doc_key[0], ""), vocab)
+    width = len(vocab.ids)
+    parts = [docs[k] for k in key]
+    sizes = np.array([len(d.chunks) for d in parts], np.int64)
+    npages = np.array([d.page_counts.shape[0] for d in parts], np.int64)
+    row_starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    page_starts = np.concatenate([[0], np.cumsum(npages)[:-1]]).astype(np.int64)
+    page_of_row = [d.page_of_row + start for d, start in zip(parts, page_starts, strict=True)]
+    statements = {
+        (kind, doc_id): [r + int(start) for r in rows]
+        for (doc_id, _), d, start in zip(key, parts, row_starts, strict=True)
+        for kind, rows in d.statements.items()
+    }
+    return LexicalIndex(
+        key=key,
+        docs=docs,
+        vocab=vocab,
+        chunks=[c for d in parts for c in d.chunks],
+        row_start={doc_id: int(s) for (doc_id, _), s in zip(key, row_starts, strict=True)},
+        doc_of_row=np.repeat(np.arange(len(key), dtype=np.int32), sizes),
+        page_of_row=np.concatenate(page_of_row) if parts else np.zeros(0, np.int32),
+        doc_of_page=np.repeat(np.arange(len(key), dtype=np.int32), npages),
+        doc_page_start=page_starts,
+        bm25=BM25(stack([d.counts for d in parts], width), vocab),
+        page_bm25=BM25(stack([d.page_counts for d in parts], width), vocab),
+        doc_bm25=BM25(stack([d.identity for d in parts], width), vocab),
+        statements=statements,
+        periods=[d.period for d in parts],
+    )
+
+
+def _document(chunks: list[Chunk], name: str, vocab: Vocabulary) -> _Doc:
+    """Tokenise and count one document (the only per-document Python work)."""
+    counts = count([words.terms(lexical_text(c)) for c in chunks], vocab)
+    numbers: dict[int, int] = {}
+    page_of_row = np.array([numbers.setdefault(c.page, len(numbers)) for c in chunks], np.int32)
+    # page counts = (pages x chunks indicator) @ chunk counts
+    where = (page_of_row, np.arange(len(chunks)))
+    ones = np.ones(len(chunks), np.float32)
+    member = sparse.csr_matrix((ones, where), (len(numbers), len(chunks)))
+    opening = identity_text(name, chunks)
+    identity = count([words.terms(opening)], vocab)
+    return _Doc(
+        chunks,
+        counts,
+        page_of_row,
+        (member @ counts).tocsr(),
+        identity,
+        finance_terms.statement_rows(chunks),
+        periods.of_document(name, opening),
+    )
+
+
+def top_rows(scores: np.ndarray, n: int) -> np.ndarray:
+    """Rows of the ``n`` highest positive ``scores``, best first (ties: lower row first)."""
+    n = min(n, len(scores))
+    if n <= 0:
+        return np.zeros(0, np.int64)
+    part = np.argpartition(-scores, n - 1)[:n] if n < len(scores) else np.arange(len(scores))
+    part = part[np.lexsort((part, -scores[part]))]
+    return part[scores[part] > 0]

@@ -1,0 +1,140 @@
+"""An answer's claims: its sentences, its ``[n]`` marker groups, and what each group cites.
+
+``split_claims`` cuts an answer into sentences and ties every marker group to
+the text its excerpts must support (its sentence, or the part of it since the
+previous group); ``parse_markers`` reads one group; ``is_refusal`` and
+``is_claim`` tell a refusal and an assertion from framing ("Here is what I
+found:"); ``answer_part`` drops the words that only restate the question
+("the email address in this document is ..."). Nothing here judges a claim.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from papertrail.settings import REFUSAL
+from papertrail.text.figures import claim_figures
+from papertrail.text.sentences import sentence_spans, strip_markers
+from papertrail.text.words import content_words, tokens
+
+_GROUP = re.compile(r"(?:\s*\[\s*\d+(?:\s*[-\u2013,;]\s*\d+)*\s*\])+")
+_ONE = re.compile(r"\[([^\]]*)\]")
+# Nouns a claim uses to point at the document itself ("in this document", "the
+# presenter of this slide"): a reader checks the answer, not these words.
+_DOC_NOUNS = (
+    "document|paper|report|slide|slides|page|pages|file|pdf|figure|table|section|chapter|"
+    "manual|guide|guidebook|brochure|presentation|article|study|text|image|picture|chart|"
+    "letter|deck|diagram|appendix|excerpt|passage"
+)
+_DEICTIC = re.compile(
+    rf"\b(?:(?:in|on|of|from|by|according to|within)\s+)?(?:this|these|the)\s+(?:{_DOC_NOUNS})\b"
+    r"(?:'s)?",
+    re.I,
+)
+# "X is Y": the answer-bearing part of a question restated as a claim is after the verb.
+_COPULA = re.compile(r"\s(?:is|are|was|were|equals|:)\s", re.I)
+
+
+@dataclass(frozen=True)
+class MarkerGroup:
+    start: int  # offsets of the marker group in the answer, leading space included
+    end: int
+    markers: tuple[int, ...]  # as written, ranges expanded, duplicates removed
+    sentence: int  # index of the sentence it belongs to
+    claim: int  # index of the text its excerpts must support (the sentence or its part)
+
+
+def parse_markers(group: str) -> tuple[int, ...]:
+    """Numbers in ``[1][2]``, ``[1, 2]``, ``[1-3]`` (a range of at most 20), in order."""
+    out: list[int] = []
+    for inner in _ONE.findall(group):
+        for part in re.split(r"[,;]", inner):
+            ends = [int(x) for x in re.findall(r"\d+", part)]
+            if len(ends) == 2 and abs(ends[1] - ends[0]) <= 20:
+                lo, hi = sorted(ends)
+                ends = list(range(lo, hi + 1))
+            out += [n for n in ends if n not in out]
+    return tuple(out)
+
+
+def is_refusal(text: str, refusal: str = REFUSAL) -> bool:
+    """True when ``text`` is, or starts with, the refusal sentence (case and spacing aside)."""
+    want = tokens(refusal)
+    return bool(want) and tokens(text)[: len(want)] == want
+
+
+def says_something(text: str) -> bool:
+    """A figure or three content words: enough to be judged on its own."""
+    return bool(claim_figures(text)) or len(content_words(text)) >= 3
+
+
+def is_claim(sentence: str) -> bool:
+    """Whether an unmarked sentence asserts something ("Here is what I found:" does not)."""
+    if sentence.rstrip().endswith(":") or is_refusal(sentence):
+        return False
+    return says_something(sentence)
+
+
+def answer_part(claim: str) -> tuple[str, str]:
+    """(framing, answer) of a claim that restates a question with its answer.
+
+    "The presenter of this slide is Ann Lee": a claim that points at the
+    document ("of this slide") restates a question; that pointer is dropped,
+    and what follows the first "is" / "are" / "was" / "were" / ":" is the
+    answer ("Ann Lee"), the rest its framing. Any other claim is all answer:
+    ("", claim).
+    """
+    claim = strip_markers(claim)
+    text = re.sub(r"\s+", " ", _DEICTIC.sub(" ", claim)).strip()
+    m = _COPULA.search(text)
+    if text == claim.strip() or m is None:
+        return "", claim.strip()  # no pointer at the document: not a restated question
+    if not (content_words(text[m.end() :]) or claim_figures(text[m.end() :])):
+        return "", text
+    return text[: m.start()].strip(), text[m.end() :].strip()
+
+
+def predicate(claim: str) -> str:
+    """What a claim says after its first "is" / "are" / "was" / "were" / ":" ("" if none)."""
+    m = _COPULA.search(strip_markers(claim))
+    return strip_markers(claim)[m.end() :].strip() if m else ""
+
+
+def split_claims(text: str) -> tuple[list[str], list[str], list[MarkerGroup]]:
+    """Sentences, claims (markers removed) and marker groups, each tied to one claim.
+
+    Markers are blanked before splitting, so "layers.[1] Next" splits too; a
+    group between two sentences ("... layers. [1] Next") belongs to the one before.
+    The claim of a group is its sentence, or, when the sentence carries several
+    groups ("6 layers [1] and 8 heads [2]."), the part since the previous group,
+    if that part says something on its own.
+    """
+    found = list(_GROUP.finditer(text))
+    masked = list(text)
+    for m in found:
+        masked[m.start() : m.end()] = " " * (m.end() - m.start())
+    masked_text = "".join(masked)
+    spans = sentence_spans(masked_text)
+    sentences = [strip_markers(masked_text[a:b]).strip() for a, b in spans]
+    owner = []
+    for m in found:
+        idx = next((i for i, (a, b) in enumerate(spans) if a <= m.start() < b), None)
+        if idx is None:  # in the gap after a sentence: it cites that sentence
+            before = [i for i, (_, b) in enumerate(spans) if b <= m.start()]
+            idx = before[-1] if before else 0
+        owner.append(idx)
+    claims = list(sentences)
+    groups = []
+    for k, m in enumerate(found):
+        claim = owner[k]
+        inside = [j for j in range(len(found)) if owner[j] == owner[k]]
+        if len(inside) > 1 and spans:
+            first = inside.index(k) == 0
+            a = spans[owner[k]][0] if first else found[inside[inside.index(k) - 1]].end()
+            part = strip_markers(masked_text[a : m.start()]).strip(" ,;:")
+            if says_something(part):
+                claims.append(part)
+                claim = len(claims) - 1
+        groups.append(MarkerGroup(m.start(), m.end(), parse_markers(m.group()), owner[k], claim))
+    return sentences, claims, groups

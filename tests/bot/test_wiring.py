@@ -1,0 +1,66 @@
+"""bot.wiring: the service is built around the given pipeline and starts its model loading."""
+
+from __future__ import annotations
+
+import time
+
+from bot.config import load_config
+from bot.wiring import build_service, close_service, describe_service
+from papertrail.pipeline import PaperTrail
+from papertrail.settings import Settings
+from papertrail.store.chroma import ChromaStore
+from tests.fakes import WarmingEmbedder
+
+
+def test_build_service_starts_loading_the_model_in_the_background(tmp_path):
+    embedder = WarmingEmbedder()
+    settings = Settings(data_dir=tmp_path)
+    pipeline = PaperTrail(settings, embedder=embedder, store=ChromaStore.ephemeral(model="h"))
+    cfg = load_config({"PAPERTRAIL_DATA_DIR": str(tmp_path)}, dotenv_path=None)
+    service = build_service(cfg, pipeline)
+    try:
+        deadline = time.monotonic() + 5
+        while not embedder.warmed and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(embedder.warmed) == 1 and service.pipeline is pipeline
+    finally:
+        close_service(service)
+
+
+def test_describe_service_names_the_offline_mode_without_a_key(tmp_path):
+    cfg = load_config({"PAPERTRAIL_DATA_DIR": str(tmp_path)}, dotenv_path=None)
+    assert "offline extractive answers" in describe_service(cfg)
+
+
+class ChattyGenerator:
+    """An LLM generator's shape: ``_complete`` answers (text, tokens used)."""
+
+    mode = "chatty"
+
+    def __init__(self) -> None:
+        self.calls = []
+
+    def _complete(self, messages):
+        self.calls.append(messages)
+        return "How many layers does the decoder have?", 12
+
+
+def test_follow_ups_are_condensed_by_the_answering_llm_and_offline_without_one(tmp_path):
+    cfg = load_config({"PAPERTRAIL_DATA_DIR": str(tmp_path)}, dotenv_path=None)
+    store = ChromaStore.ephemeral(model="h")
+    llm = ChattyGenerator()
+    pipeline = PaperTrail(cfg.settings, embedder=WarmingEmbedder(), store=store, generator=llm)
+    service = build_service(cfg, pipeline)
+    try:
+        assert service.complete([{"role": "user", "content": "x"}]) == (
+            "How many layers does the decoder have?"
+        )
+        assert llm.calls
+    finally:
+        close_service(service)
+    offline = PaperTrail(cfg.settings, embedder=WarmingEmbedder(), store=store)
+    service = build_service(cfg, offline)
+    try:
+        assert service.complete is None  # the extractive generator: offline rewrites
+    finally:
+        close_service(service)

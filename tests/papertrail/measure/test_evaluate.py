@@ -1,0 +1,158 @@
+"""``papertrail eval`` on a tiny QA set built in the test (never the corpus)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from papertrail.answer.budget import TokenBudget
+from papertrail.answer.extractive import ExtractiveGenerator
+from papertrail.answer.llm import GroqGenerator
+from papertrail.measure.evaluate import load_items, run_eval
+from papertrail.pipeline import PaperTrail
+from papertrail.settings import Settings
+from papertrail.store.chroma import ChromaStore
+from tests import pdfs
+from tests.fake_openai import FakeOpenAI, completion, server_error
+from tests.fakes import HashEmbedder
+
+
+def write_set(tmp_path) -> tuple:
+    (tmp_path / "paper.pdf").write_bytes(pdfs.paper_pdf())
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "paper.pdf").write_bytes((tmp_path / "paper.pdf").read_bytes())
+    (folder / "numbers.pdf").write_bytes(pdfs.numbers_pdf())
+    items = [
+        {
+            "id": "q1",
+            "doc": "paper.pdf",
+            "question": "How many identical layers in the encoder?",
+            "answer": "6",
+            "evidence_pages": [2],
+            "answerable": True,
+        },
+        {
+            "id": "q2",
+            "doc": "paper.pdf",
+            "question": "What BLEU on English-to-German?",
+            "answer": "28.4 BLEU",
+            "evidence_pages": [4],
+            "answerable": True,
+        },
+        {
+            "id": "q3",
+            "doc": "docs/",
+            "question": "What BLEU on English-to-French?",
+            "answer": "41.0",
+            "evidence_pages": [4],
+            "answerable": True,
+            "meta": {"gold_docs": ["paper.pdf"]},
+        },
+    ]
+    data = tmp_path / "qa.jsonl"
+    data.write_text("\n".join(json.dumps(i) for i in items) + "\n")
+    return data, items
+
+
+def args(data, out, mode="retrieval", **kw) -> argparse.Namespace:
+    base = {"data": data, "k": 5, "mode": mode, "json_out": out, "limit": None, "ablation": False}
+    return argparse.Namespace(**{**base, **kw})
+
+
+def pipeline(tmp_path, generator=None) -> PaperTrail:
+    embedder = HashEmbedder()
+    return PaperTrail(
+        Settings(data_dir=tmp_path / "idx"),
+        embedder=embedder,
+        store=ChromaStore.ephemeral(model=embedder.name),
+        generator=generator,
+    )
+
+
+def test_items_resolve_docs_and_gold_files(tmp_path):
+    data, _ = write_set(tmp_path)
+    items = load_items(data)
+    assert items[0].doc == (tmp_path / "paper.pdf").resolve()
+    assert items[0].gold_docs == ("paper.pdf",)
+    assert items[2].doc.is_dir() and items[2].gold_docs == ("paper.pdf",)
+
+
+def test_retrieval_metrics_json_schema_and_ablation(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PAPERTRAIL_EVAL_DIR", str(tmp_path / "cache"))
+    data, _ = write_set(tmp_path)
+    out = tmp_path / "out.json"
+    assert run_eval(args(data, out, ablation=True), Settings(), pipeline=pipeline(tmp_path)) == 0
+    result = json.loads(out.read_text())
+    assert result["n"] == 3 and len(result["items"]) == 3
+    m = result["metrics"]
+    assert set(m) >= {"hit@1", "hit@5", "hit@10", "mrr@10", "doc_hit@5"}
+    assert m["hit@5"] == 1.0  # every answer is on a page these tiny documents make easy
+    assert {"dense only", "bm25 only"} <= set(result["ablation"])
+    assert "ours (hybrid)" in capsys.readouterr().out
+
+
+def test_extractive_mode_scores_answers(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERTRAIL_EVAL_DIR", str(tmp_path / "cache"))
+    data, _ = write_set(tmp_path)
+    out = tmp_path / "out.json"
+    run_eval(args(data, out, mode="extractive"), Settings(), pipeline=pipeline(tmp_path))
+    m = json.loads(out.read_text())["metrics"]
+    assert m["grounded_rate"] == 1.0 and m["failed"] == 0
+    assert 0.0 <= m["correctness"] <= 1.0 and m["citations_on_evidence"] > 0.5
+
+
+def test_groq_mode_reports_failures_and_resumes(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERTRAIL_EVAL_DIR", str(tmp_path / "cache"))
+    data, _ = write_set(tmp_path)
+    out = tmp_path / "out.json"
+    with FakeOpenAI(default=completion("The encoder has N = 6 identical layers [1].")) as fake:
+        settings = Settings(
+            data_dir=tmp_path / "idx",
+            groq_api_key="gsk_test",
+            groq_base_url=fake.url,
+            llm_retries=0,
+            llm_timeout=2,
+        )
+        embedder = HashEmbedder()
+
+        def groq_pipeline():
+            fallback = ExtractiveGenerator(embedder)
+            gen = GroqGenerator(settings, fallback=fallback, budget=TokenBudget(None, 0))
+            return PaperTrail(
+                settings,
+                embedder=embedder,
+                generator=gen,
+                store=ChromaStore.ephemeral(model=embedder.name),
+            )
+
+        fake.script(server_error(500))  # the first question fails: reported, not hidden
+        run_eval(args(data, out, mode="groq"), settings, pipeline=groq_pipeline())
+        first = json.loads(out.read_text())
+        failed = [r for r in first["items"] if "error" in r]
+        assert len(failed) == 1 and "provider unavailable" in failed[0]["error"]
+        assert first["metrics"]["failed"] == 1.0
+        asked = len(fake.requests)
+
+        run_eval(args(data, out, mode="groq"), settings, pipeline=groq_pipeline())
+        second = json.loads(out.read_text())
+        assert second["metrics"]["failed"] == 0.0
+        assert len(fake.requests) == asked + 1  # only the failed item was asked again
+
+
+def test_gold_documents_without_pages_score_doc_hit_and_several_files_run_at_once(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setenv("PAPERTRAIL_EVAL_DIR", str(tmp_path / "cache"))
+    data, items = write_set(tmp_path)
+    pageless = tmp_path / "channel.jsonl"
+    doc_only = {**items[2], "id": "q4", "evidence_pages": []}  # gold file, no gold page
+    pageless.write_text(json.dumps(doc_only) + "\n")
+    out = tmp_path / "out.json"
+    run_eval(args([data, pageless], out), Settings(), pipeline=pipeline(tmp_path))
+    result = json.loads(out.read_text())["datasets"]
+    m = result[f"{tmp_path.name}/channel.jsonl"]["metrics"]
+    assert m["hit@5"] is None and m["doc_hit@5"] == 1.0  # scored at document level
+    rec = result[f"{tmp_path.name}/qa.jsonl"]["items"][0]
+    assert rec["rank"] is not None and rec["top"][0] == {"doc": "paper.pdf", "page": 2}
+    assert "every data file" in capsys.readouterr().out

@@ -1,0 +1,115 @@
+"""lexical: chunk, page and document BM25 built once per document set; routing and fusion."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from papertrail.retrieve.fusion import Weights, diversify, fuse
+from papertrail.retrieve.lexical import build, identity_text, top_rows
+from papertrail.retrieve.routing import doc_prior, routed
+from papertrail.text import words
+from papertrail.types import Chunk, Rect
+
+
+def chunk(doc: str, i: int, page: int, text: str, name: str = "a.pdf") -> Chunk:
+    return Chunk(doc * 64, name, i, page, text, (Rect(0, 0, 10, 10),))
+
+
+DOCS = {
+    "a": [
+        chunk("a", 0, 1, "ACME CORP Annual report for the fiscal year ended December 31, 2019"),
+        chunk("a", 1, 2, "CONSOLIDATED BALANCE SHEETS (in millions) 2019 2018"),
+        chunk("a", 2, 2, "Accounts payable 292 253 Deferred revenues 1,375"),
+        chunk("a", 3, 3, "Accounts payable terms with suppliers are described in the notes."),
+    ],
+    "b": [
+        chunk("b", 0, 1, "GLOBEX INC Quarterly report for the period ended June 30, 2023", "b.pdf"),
+        chunk("b", 1, 2, "Revenue by region: Americas, Europe, Asia", "b.pdf"),
+    ],
+}
+NAMES = {"a" * 64: "report-one.pdf", "b" * 64: "GLOBEX_2023Q2_10Q.pdf"}
+
+
+def index_of(keys, old=None, fetched=None):
+    def fetch(doc_id):
+        if fetched is not None:
+            fetched.append(doc_id[0])
+        return DOCS[doc_id[0]]
+
+    return build(fetch, NAMES, tuple((k * 64, 1.0) for k in keys), old)
+
+
+def test_a_page_scores_its_chunks_words_together():
+    index = index_of("a")
+    terms = words.terms("balance sheet accounts payable 2019")
+    chunk_scores, page_scores = index.chunk_scores(terms), index.page_scores(terms)
+    # no single chunk holds the title and the row; page 2 holds both
+    assert int(np.argmax(page_scores)) == int(index.page_of_row[1]) == int(index.page_of_row[2])
+    # the notes' prose beats the table row alone; the row's page beats the notes' page
+    assert chunk_scores[3] > chunk_scores[2]
+    assert page_scores[index.page_of_row[2]] > page_scores[index.page_of_row[3]]
+    assert [index.chunks[r].index for r in index.page_rows(index.page_of_row[2])] == [1, 2]
+    assert index.row(DOCS["a"][2]) == 2 and index.row(DOCS["b"][0]) is None
+
+
+def test_adding_a_document_tokenises_only_that_document():
+    fetched: list[str] = []
+    one = index_of("a", fetched=fetched)
+    two = index_of("ab", old=one, fetched=fetched)
+    assert fetched == ["a", "b"]
+    assert len(two.chunks) == 6 and list(two.doc_of_page) == [0, 0, 0, 1, 1]
+    assert two.docs[("a" * 64, 1.0)] is one.docs[("a" * 64, 1.0)]
+
+
+def test_identity_text_splits_the_file_name_and_reads_the_cover():
+    text = identity_text("MGMRESORTS_2023Q2_10Q.pdf", DOCS["b"])
+    assert text.startswith("MGMRESORTS 2023 Q 2 10 Q\n") and "GLOBEX INC" in text
+
+
+def test_routing_prefers_the_document_that_names_the_issuer_and_period():
+    index = index_of("ab")
+    allowed = {"a" * 64, "b" * 64}
+    terms = words.terms("What was Acme's accounts payable in FY2019?")
+    prior = doc_prior(index, "", terms, index.page_scores(terms), [], allowed)
+    assert prior["a" * 64] == 1.0 and prior["b" * 64] < 0.5
+    terms = words.terms("Which regions does Globex report for Q2 2023?")
+    prior = doc_prior(index, "", terms, index.page_scores(terms), [], allowed)
+    assert prior["b" * 64] == 1.0 and prior["a" * 64] < 0.5
+    assert routed(prior, allowed) == allowed  # fewer documents than ROUTED
+    assert doc_prior(index, "", terms, index.page_scores(terms), [], {"a" * 64}) == {}
+
+
+def test_top_rows_best_first_positive_only():
+    scores = np.array([0.0, 3.0, 1.0, 3.0, 2.0], np.float32)
+    assert list(top_rows(scores, 3)) == [1, 3, 4]
+    assert list(top_rows(scores, 10)) == [1, 3, 4, 2]
+    assert list(top_rows(scores, 0)) == []
+
+
+def test_page_score_and_prior_lift_a_chunk_and_diversify_caps_a_page():
+    a, b, c = DOCS["a"][1], DOCS["a"][2], DOCS["a"][3]
+    dense = [(c, 0.9), (a, 0.5), (b, 0.4)]
+    plain = fuse(dense, [], Weights(page=0.0))
+    assert plain[0]["chunk"] == c
+    paged = fuse(dense, [], Weights(page=1.0), page_of=lambda ch: 1.0 if ch.page == 2 else 0.0)
+    assert [r["chunk"] for r in paged][:2] == [a, b]
+    other = DOCS["b"][1]
+    three = [(c, 0.9), (other, 0.8), (a, 0.1)]
+    assert fuse(three, [], Weights(page=0.0))[0]["chunk"] == c
+    prior = fuse(three, [], Weights(page=0.0), prior={other.doc_id: 1.0})
+    assert prior[0]["chunk"] == other  # 0.6 * 7/8 * 1.5 > 0.6
+    rows = [{"chunk": ch} for ch in (a, b, c)]
+    assert [r["chunk"] for r in diversify(rows, 1)] == [a, c, b]
+    assert diversify(rows, 0) == rows
+
+
+def test_routing_prefers_the_filing_of_the_period_asked():
+    DOCS["c"] = [chunk("c", 0, 1, "ACME CORP Annual report", "ACME_2021_10K.pdf")]
+    DOCS["d"] = [chunk("d", 0, 1, "ACME CORP Annual report", "ACME_2019_10K.pdf")]
+    NAMES.update({"c" * 64: "ACME_2021_10K.pdf", "d" * 64: "ACME_2019_10K.pdf"})
+    index = index_of("cd")
+    allowed = {"c" * 64, "d" * 64}
+    question = "What was Acme's revenue in FY2019?"
+    terms = words.terms("What was Acme's revenue?")  # the years alone tell them apart
+    prior = doc_prior(index, question, terms, index.page_scores(terms), [], allowed)
+    assert prior["d" * 64] == 1.0 and prior["c" * 64] < 1.0

@@ -1,0 +1,29 @@
+"""Words: stems, word keys, rarity and content words, as the verifier and BM25 share them."""
+
+from papertrail.text.words import content_words, found, rarity, stem, word_keys
+
+
+def test_stem_gives_one_key_to_the_forms_of_a_word():
+    assert stem("dividends") == stem("dividend")
+    assert stem("increased") == stem("increasing") == stem("increase")
+    assert stem("companies") == stem("company")
+    assert stem("sales") == stem("sale")
+
+
+def test_found_handles_compounds_acronyms_and_derivations():
+    keys = word_keys("The Chief Executive Officer set dmodel = 512; pos- sible generation")
+    assert found("ceo", keys, acronym=True)
+    assert not found("ceo", keys)  # only a word written in capitals may be an acronym
+    assert found("possible", keys)
+    assert found("generated", keys)
+    assert not found("dropout", keys)
+
+
+def test_rarity_weighs_names_above_everyday_words():
+    assert rarity("kenvue") > rarity("encoder") > rarity("company")
+    assert 1.0 <= rarity("company") <= 6.0
+
+
+def test_content_words_drop_stopwords_units_and_numbers():
+    words = content_words("The revenue was roughly $5 million in FY2021 [1].")
+    assert words == ["revenue"]
