@@ -39,10 +39,15 @@ class Coordination:
         return RedisJobs(self.client, name, idle=self.job_idle, capacity=capacity)
 
     def service_options(self) -> dict:
-        """``ChatService`` keyword arguments: the share registry and thread memory."""
-        from bot.redis.state import RedisShares, RedisThreads
+        """``ChatService`` keyword arguments: shares, tombstones, thread memory, seen-set."""
+        from bot.redis.state import RedisForgotten, RedisShares, RedisThreads
 
-        return {"shares": RedisShares(self.client), "threads": RedisThreads(self.client)}
+        return {
+            "shares": RedisShares(self.client),
+            "threads": RedisThreads(self.client),
+            "forgotten": RedisForgotten(self.client),
+            "seen": self.seen,
+        }
 
     def close(self) -> None:
         self.client.close()

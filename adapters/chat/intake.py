@@ -3,21 +3,25 @@
 ``Intake`` downloads and indexes ``Attachment``s for a channel: a platform
 file already indexed there is not downloaded again, the same bytes shared
 twice are embedded once (the pipeline keys documents by their sha256), every
-share is recorded in the ``ShareRegistry`` with the person who shared it, and
-indexing is bounded across channels. ``forget`` removes documents whose last
-live share is gone. Callers hold the channel's lock (``ChatService``), so a
+share is recorded in the ``ShareRegistry`` under the name it was shared with
+and the person who shared it, and indexing is bounded across channels. A
+thread or history attachment that was forgotten (``forgotten.py``) is
+skipped; posting a file again lifts its tombstone. ``forget`` removes
+documents whose last live share is gone. Callers hold the channel's lock (``ChatService``), so a
 question that arrives while its PDF is indexing waits for that work instead
 of starting it again. Commands and replies are ``service.py``'s.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from adapters.chat.forgotten import Forgotten
 from adapters.chat.library import Share, Shares
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
@@ -55,10 +59,13 @@ class Attachment:
 class Intake:
     """Indexes attachments into channels and records each share."""
 
-    def __init__(self, pipeline: PaperTrail, settings: Settings, shares: Shares) -> None:
+    def __init__(
+        self, pipeline: PaperTrail, settings: Settings, shares: Shares, forgotten: Forgotten
+    ) -> None:
         self.pipeline = pipeline
         self.settings = settings
         self.shares = shares
+        self.forgotten = forgotten
         self._indexing = threading.BoundedSemaphore(max(1, settings.max_concurrent_indexing))
         self._busy: dict[str, list[str]] = {}  # channel -> names being indexed now
         self._busy_guard = threading.Lock()
@@ -72,6 +79,8 @@ class Intake:
             for d in self.pipeline.documents(channel):
                 if d.doc_id == known.doc_id:
                     return d, []
+        if self.is_forgotten(channel, att):
+            raise _forgotten(name)
         check_size(name, att.size, self.settings.max_pdf_bytes)
         with self._busy_guard:
             self._busy.setdefault(channel, []).append(name)
@@ -80,13 +89,29 @@ class Intake:
         finally:
             with self._busy_guard:
                 self._busy[channel].remove(name)
+        doc = result.document
         if att.key:
-            doc = result.document
-            self.shares.add(Share(att.key, channel, doc.doc_id, doc.name, att.owner, att.post))
-        return result.document, list(result.warnings)
+            self.shares.add(Share(att.key, channel, doc.doc_id, name, att.owner, att.post))
+        if att.source == "message":  # posted (again): whatever was forgotten of it is back
+            self.forgotten.lift(channel, att.key, doc.doc_id)
+        return doc, list(result.warnings)
+
+    def is_forgotten(self, channel: str, att: Attachment) -> bool:
+        """Whether ``att`` was forgotten here and is only within reach, not posted anew."""
+        return (
+            att.source != "message"
+            and bool(att.key)
+            and self.forgotten.buried(channel, att.key, att.post)
+        )
 
     def _ingest(self, channel: str, name: str, att: Attachment, progress: Progress | None):
         data = att.fetch()
+        if att.source != "message":  # the same bytes under another file id stay forgotten too
+            doc_id = hashlib.sha256(data).hexdigest()
+            if self.forgotten.buried_document(channel, doc_id):
+                share = Share(att.key, channel, doc_id, name, att.owner, att.post)
+                self.forgotten.bury(channel, [share] if att.key else [], ())  # no re-download
+                raise _forgotten(name)
         last = 0.0
 
         def pages(done: int, total: int) -> None:
@@ -133,6 +158,7 @@ class Intake:
             asked.append(doc.doc_id)
             warnings += notes
         unreadable: PaperTrailError | None = None
+        nearby = [a for a in nearby if not self.is_forgotten(channel, a)]
         for att in nearby[:MAX_PDFS_IN_REACH]:
             try:
                 self.index(channel, att, progress)
@@ -159,3 +185,10 @@ class Intake:
                 continue  # the same bytes are still shared here
             removed += self.pipeline.forget(channel, doc_id)
         return removed
+
+
+def _forgotten(name: str) -> PaperTrailError:
+    return PaperTrailError(
+        f"{name} was removed from this channel's library. Post it again to bring it back.",
+        code="forgotten",
+    )

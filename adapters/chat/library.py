@@ -31,7 +31,7 @@ class Share:
     file: str  # platform-qualified file id, e.g. "slack:F123" or "discord:456"
     channel: str  # the library it belongs to, e.g. "slack:T1:C1"
     doc_id: str  # sha256 of the bytes
-    name: str  # file name as indexed
+    name: str  # file name as this share carried it (the document keeps its first name)
     owner: str = ""  # platform user id of the person who shared it ("" when unknown)
     post: str = ""  # platform-qualified id of the message that carried it
 
@@ -44,6 +44,7 @@ class Shares(Protocol):
     def remove(self, files: list[str], channel: str | None = None) -> list[Share]: ...
     def of_post(self, post: str) -> list[Share]: ...
     def of_document(self, channel: str, doc_id: str) -> list[Share]: ...
+    def of_channel(self, channel: str) -> list[Share]: ...
     def drop_documents(self, channel: str, doc_ids: set[str]) -> None: ...
 
 
@@ -92,6 +93,11 @@ class ShareRegistry:
         with self._lock:
             return [s for s in self._shares.values() if (s.channel, s.doc_id) == (channel, doc_id)]
 
+    def of_channel(self, channel: str) -> list[Share]:
+        """Every live share in one channel, by file id."""
+        with self._lock:
+            return sorted((s for s in self._shares.values() if s.channel == channel), key=_file)
+
     def drop_documents(self, channel: str, doc_ids: set[str]) -> None:
         """Forget every share of these documents in ``channel`` (after ``forget``)."""
         with self._lock:
@@ -110,3 +116,7 @@ class ShareRegistry:
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(json.dumps([asdict(s) for s in self._shares.values()]))
         tmp.replace(self.path)
+
+
+def _file(share: Share) -> str:
+    return share.file

@@ -6,8 +6,13 @@ An adapter turns a platform event into a ``Mention`` (a message for the bot),
 everything in between happens here, synchronously, so it runs in a worker
 thread. Work is serialised per channel (a question waits for
 the PDF being indexed in its channel) and indexing is bounded across
-channels. Who may forget a file is decided here from what the adapter says
-about the person (``Mention.user``, ``Mention.admin``). Markup (Block Kit,
+channels. ``forget`` acts on shares, not bytes: it removes the share it names
+(the file as someone posted it), and only the person who posted that share or
+an admin may ask (``Mention.user``, ``Mention.admin``); the document goes when
+its last share in the channel goes, and stays gone (``forgotten.py``) until
+someone posts it again. In one process, threads, tombstones and the
+adapters' de-duplication (``seen``) live in ``chat.sqlite`` in the data
+directory (``local_state.py``); several workers pass Redis ones. Markup (Block Kit,
 Discord embeds) is the adapters' job; downloading and indexing is
 ``intake.py``'s.
 """
@@ -21,9 +26,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from adapters.chat.conversations import Conversations, Threads, Turn
+from adapters.chat.conversations import Threads, Turn
+from adapters.chat.forget import forget_command
+from adapters.chat.forgotten import Forgotten, StoredForgotten
 from adapters.chat.intake import Attachment, Intake, Progress
 from adapters.chat.library import ShareRegistry, Shares
+from adapters.chat.local_state import LocalStore, StoredSeen, StoredThreads
 from adapters.chat.replies import Image, Reply, Source, answer_reply, help_reply, list_reply
 from papertrail.answer.followup import Complete, condense, wants_answer
 from papertrail.errors import PaperTrailError
@@ -69,16 +77,22 @@ class ChatService:
         settings: Settings | None = None,
         *,
         shares: Shares | None = None,  # default: a ShareRegistry in the data directory
-        threads: Threads | None = None,  # default: in this process's memory
+        threads: Threads | None = None,  # default: chat.sqlite in the data directory
+        forgotten: Forgotten | None = None,  # tombstones; default: chat.sqlite
+        seen=None,  # the adapters' de-duplication (papertrail.coord.Seen); default: chat.sqlite
         complete: Complete | None = None,
     ) -> None:
         self.pipeline = pipeline
         self.settings = settings or pipeline.settings
+        data = Path(self.settings.data_dir)
+        self.store = LocalStore(data / "chat.sqlite")  # opened only if something here uses it
         if shares is None:
-            shares = ShareRegistry(Path(self.settings.data_dir) / "shares.json")
+            shares = ShareRegistry(data / "shares.json")
         self.shares = shares
-        self.intake = Intake(pipeline, self.settings, shares)
-        self.conversations = threads if threads is not None else Conversations()
+        self.forgotten = forgotten if forgotten is not None else StoredForgotten(self.store)
+        self.seen = seen if seen is not None else StoredSeen(self.store)
+        self.intake = Intake(pipeline, self.settings, shares, self.forgotten)
+        self.conversations = threads if threads is not None else StoredThreads(self.store)
         self.complete = complete  # an LLM to condense follow-ups; None = offline rewrite
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
@@ -113,7 +127,9 @@ class ChatService:
         removed: list[Document] = []
         for ch in dict.fromkeys(s.channel for s in gone):
             with self._channel_lock(ch):
-                removed += self.intake.forget(ch, gone)
+                docs = self.intake.forget(ch, gone)
+                self.forgotten.bury(ch, [s for s in gone if s.channel == ch], _ids(docs))
+                removed += docs
         return removed
 
     def forget_post(self, post: str) -> list[Document]:
@@ -207,43 +223,11 @@ class ChatService:
         return question, list(dict.fromkeys(cited))  # the thread's documents first
 
     def _forget(self, mention: Mention, target: str) -> Reply:
-        channel = mention.channel
-        if not target:
-            return Reply(
-                kind="error", text="Say which file to forget: `forget report.pdf`, or `forget all`."
-            )
-        everything = target.lower() in ("all", "everything", "*")
-        docs = self.pipeline.find(channel, None if everything else target)
-        if not docs:
-            return Reply(
-                kind="forget",
-                text=f"No document called {target} is indexed here. `list` shows what is.",
-            )
-        refusal = self._refusal(mention, docs, everything)
-        if refusal:
-            return Reply(kind="error", text=refusal)
-        gone = self.pipeline.forget(channel, None if everything else target)
-        self.shares.drop_documents(channel, {d.doc_id for d in gone})
-        names = ", ".join(d.name for d in gone)
-        return Reply(kind="forget", text=f"Forgot {names}.", documents=tuple(gone))
-
-    def _refusal(self, mention: Mention, docs: list[Document], everything: bool) -> str:
-        """Why this person may not forget ``docs``, or "" when they may."""
-        if mention.admin is not None and mention.admin():
-            return ""
-        if everything:
-            return (
-                "Only a workspace admin (or, on Discord, someone who may manage messages) "
-                "can forget every document of this channel."
-            )
-        for d in docs:
-            owners = {s.owner for s in self.shares.of_document(mention.channel, d.doc_id)}
-            if not mention.user or mention.user not in owners:
-                return (
-                    f"Only the person who shared {d.name} or an admin can make me forget it. "
-                    "Deleting the file from the channel also removes it."
-                )
-        return ""
+        return forget_command(self, mention, target)
 
     def _docs(self, channel: str, doc_ids: list[str]) -> list[Document]:
         return [d for d in self.pipeline.documents(channel) if d.doc_id in doc_ids]
+
+
+def _ids(docs: Sequence[Document]) -> set[str]:
+    return {d.doc_id for d in docs}

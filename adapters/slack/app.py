@@ -17,7 +17,6 @@ from slack_bolt import App
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from adapters.chat.dedup import SeenSet
 from adapters.chat.service import ChatService
 from adapters.slack.commands import COMMAND
 from adapters.slack.events import SlackBot
@@ -26,6 +25,7 @@ from adapters.slack.ids import mentions, strip_mention
 from adapters.slack.jobs import run_job
 from adapters.slack.server import make_http_server, run_http, run_socket_mode, start_socket_mode
 from adapters.slack.worker import ChannelWorker
+from papertrail.coord import Seen
 from papertrail.read.uploads import DEFAULT_MAX_PDF_BYTES
 
 __all__ = [
@@ -51,15 +51,17 @@ def build_slack_app(
     workers: int = 8,  # threads; a channel uses at most one, the service bounds indexing
     history_limit: int = HISTORY_LIMIT,
     progress_interval: float = 1.0,
-    seen: SeenSet | None = None,
+    seen: Seen | None = None,
     download_timeout: float = 60.0,
     jobs=None,
 ) -> App:
     """A Bolt app serving ``service``; calls ``auth.test`` at once.
 
-    ``api_url`` (``SLACK_API_URL``) points the Web API elsewhere, e.g. a test
-    server. Pass a shared ``seen`` when several apps must not answer twice, and
-    ``jobs`` (``bot/redis/jobs.py``) so that a dead worker's work is taken over.
+        ``api_url`` (``SLACK_API_URL``) points the Web API elsewhere, e.g. a test
+        server. Deliveries already seen are the service's (``chat.sqlite`` in the data
+    directory, so a restart does not answer a retry twice); pass a shared ``seen``
+    when several apps must not answer twice, and
+        ``jobs`` (``bot/redis/jobs.py``) so that a dead worker's work is taken over.
     """
     kwargs = {}
     if api_url:
@@ -77,7 +79,7 @@ def build_slack_app(
         service,
         client,
         downloader,
-        seen=seen if seen is not None else SeenSet(),  # an empty set is falsy
+        seen=seen if seen is not None else service.seen,  # on disk: survives a restart
         worker=ChannelWorker(workers),
         history_limit=history_limit,
         progress_interval=progress_interval,

@@ -16,16 +16,21 @@ the same deletion exactly one of them is handed the share to forget.
 
 Threads: one list per thread (``thread:<thread key>``) of JSON turns, trimmed
 to the last ``MAX_TURNS`` and expiring ``THREAD_TTL`` after the last answer.
-Left out: Redis Cluster (keys are not hash-tagged) and migrating an existing
-``shares.json`` into Redis.
+Tombstones (``forgotten.py``): per channel, a hash ``forgotten-files:<channel
+key>`` (field = platform file id, value = JSON list of the posts that carried
+it) and a set ``forgotten-docs:<channel key>`` of document ids; like shares
+they never expire. Left out: Redis Cluster (keys are not hash-tagged) and
+migrating an existing ``shares.json`` into Redis.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 
 from adapters.chat.conversations import MAX_TURNS, Turn
+from adapters.chat.forgotten import covers
 from adapters.chat.library import Share
 from bot.redis.coord import PREFIX, key_of
 
@@ -80,6 +85,10 @@ class RedisShares:
     def of_document(self, channel: str, doc_id: str) -> list[Share]:
         """The live shares of one document in one channel."""
         return [s for s in self._all(channel) if s.doc_id == doc_id]
+
+    def of_channel(self, channel: str) -> list[Share]:
+        """Every live share in one channel."""
+        return self._all(channel)
 
     def drop_documents(self, channel: str, doc_ids: set[str]) -> None:
         """Forget every share of these documents in ``channel`` (after ``forget``)."""
@@ -137,4 +146,39 @@ class RedisThreads:
             pipe.rpush(key, json.dumps({"question": turn.question, "doc_ids": turn.doc_ids}))
             pipe.ltrim(key, -MAX_TURNS, -1)
             pipe.expire(key, self.ttl)
+            pipe.execute()
+
+
+class RedisForgotten:
+    """``Forgotten`` (tombstones) kept in Redis, the same for every worker."""
+
+    def __init__(self, client, *, prefix: str = PREFIX) -> None:
+        self.client, self.prefix = client, prefix
+
+    def _files(self, channel: str) -> str:
+        return f"{self.prefix}forgotten-files:{key_of(channel)}"
+
+    def _docs(self, channel: str) -> str:
+        return f"{self.prefix}forgotten-docs:{key_of(channel)}"
+
+    def bury(self, channel: str, shares: Sequence[Share], doc_ids: Iterable[str]) -> None:
+        for share in shares:  # read-merge-write: a lost race only loses a post, never the file
+            known = self.client.hget(self._files(channel), share.file)
+            posts = set(json.loads(known) if known else []) | {share.post}
+            self.client.hset(self._files(channel), share.file, json.dumps(sorted(posts)))
+        docs = sorted(set(doc_ids))
+        if docs:
+            self.client.sadd(self._docs(channel), *docs)
+
+    def buried(self, channel: str, file: str, post: str) -> bool:
+        known = self.client.hget(self._files(channel), file)
+        return known is not None and covers(json.loads(known), post)
+
+    def buried_document(self, channel: str, doc_id: str) -> bool:
+        return bool(self.client.sismember(self._docs(channel), doc_id))
+
+    def lift(self, channel: str, file: str, doc_id: str) -> None:
+        with self.client.pipeline() as pipe:
+            pipe.hdel(self._files(channel), file)
+            pipe.srem(self._docs(channel), doc_id)
             pipe.execute()
