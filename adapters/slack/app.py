@@ -17,6 +17,7 @@ from slack_bolt import App
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
+from adapters.chat.dedup import SeenSet
 from adapters.chat.service import ChatService
 from adapters.slack.commands import COMMAND
 from adapters.slack.events import SlackBot
@@ -79,7 +80,7 @@ def build_slack_app(
         service,
         client,
         downloader,
-        seen=seen if seen is not None else service.seen,  # on disk: survives a restart
+        seen=seen if seen is not None else _own_seen(service),
         worker=ChannelWorker(workers),
         history_limit=history_limit,
         progress_interval=progress_interval,
@@ -108,6 +109,12 @@ def build_slack_app(
 
     app.papertrail = bot  # for run_http's check and for tests to shut the pool down
     return app
+
+
+def _own_seen(service) -> Seen:
+    """The service's seen-set (on disk: survives a restart); in memory for a bare service."""
+    own = getattr(service, "seen", None)
+    return own if own is not None else SeenSet()
 
 
 def _listener(bot: SlackBot):
