@@ -5,9 +5,10 @@ mention, and a follow-up is read against the questions before it
 (``papertrail/answer/followup.py``). Keys are platform-qualified thread ids chosen by
 the adapters ("slack:T1:C1:1700000000.000100", "discord:<thread or message
 id>"). ``Conversations`` keeps them in memory, bounded, least recently used
-first out: after a restart, threads need a mention again. Several workers
-share them through ``RedisThreads`` (``redis_state.py``) behind the ``Threads``
-seam.
+first out (after a restart, threads would need a mention again); the bot
+processes use ``StoredThreads`` (``local_state.py``, SQLite in the data
+directory) in one process and ``RedisThreads`` (``bot/redis/state.py``) with
+several workers, behind the ``Threads`` seam.
 """
 
 from __future__ import annotations

@@ -5,9 +5,11 @@ event after a slow ack, re-delivers it with a new ``event_id``, and sends one
 post as both ``app_mention`` and ``message``. Adapters key a ``SeenSet`` on
 (channel, message id) and act only when ``first(key)`` is True.
 
-``SeenSet`` is the one-process implementation of the ``papertrail.coord.Seen``
-seam; several instances behind one app share ``bot.redis.coord.RedisSeen``
-(an atomic SET NX EX with the same TTL) instead.
+``SeenSet`` is the in-memory implementation of the ``papertrail.coord.Seen``
+seam; a bot process keeps its seen keys on disk with ``StoredSeen``
+(``local_state.py``) so a restart does not answer a retry twice, and several
+instances behind one app share ``bot.redis.coord.RedisSeen`` (an atomic SET
+NX EX with the same TTL) instead.
 """
 
 from __future__ import annotations

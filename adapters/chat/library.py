@@ -1,15 +1,18 @@
 """Which platform file became which document of which channel, and who shared it.
 
 A channel's library is the documents the pipeline indexed for it; this
-registry adds what the pipeline does not know: the platform's file id of each
-share (Slack ``F…``, a Discord attachment id), the post that carried it, and
-the person who shared it. Deleting a file on the platform names only its id
-(Slack ``file_deleted`` has no channel; Discord reports a deleted message id),
-so the registry maps it back to (channel, document), and a document leaves the
-channel only when no live share of the same bytes is left there. It is a small
-JSON file written atomically after each change, so it survives restarts; it
-holds no platform objects, and serves one process (one data directory);
-several workers share ``RedisShares`` (``redis_state.py``) instead.
+registry adds what the pipeline does not know: each share (one platform file
+id posted into one channel: Slack ``F…``, a Discord attachment id), the name
+it was posted under, the post that carried it and the person who posted it.
+Shares, not bytes, are what people own and forget (``forget.py``): the same
+bytes posted twice are two shares of one document, and the document leaves
+the channel only when no live share of it is left there. Deleting a file on
+the platform names only its id (Slack ``file_deleted`` has no channel;
+Discord reports a deleted message id), so the registry maps it back to
+(channel, document). It is a small JSON file written atomically after each
+change, so it survives restarts; it holds no platform objects, and serves
+one process (one data directory); several workers share ``RedisShares``
+(``bot/redis/state.py``) instead.
 """
 
 from __future__ import annotations
