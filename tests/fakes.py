@@ -132,6 +132,12 @@ class NoLibrary:
     def indexing(self, channel: str) -> list:
         return []
 
+    def link(self, messages, thread: str) -> None:
+        pass
+
+    def linked(self, message: str) -> str:
+        return ""
+
 
 @contextmanager
 def slack_on_pipeline(tmp_path, secret: str, **options):

@@ -5,7 +5,9 @@ mention, and a follow-up is read against the questions before it
 (``papertrail/answer/followup.py``). Keys are platform-qualified thread ids chosen by
 the adapters ("slack:T1:C1:1700000000.000100", "discord:<thread or message
 id>"). ``Conversations`` keeps them in memory, bounded, least recently used
-first out (after a restart, threads would need a mention again); the bot
+first out (after a restart, threads would need a mention again), with the
+bot's own messages linked to their thread (a reply to an answer continues
+it, where the platform has no threads of its own, as Discord replies); the bot
 processes use ``StoredThreads`` (``local_state.py``, SQLite in the data
 directory) in one process and ``RedisThreads`` (``bot/redis/state.py``) with
 several workers, behind the ``Threads`` seam.
@@ -42,6 +44,7 @@ class Conversations:
     def __init__(self, max_threads: int = MAX_THREADS) -> None:
         self.max_threads = max_threads
         self._turns: OrderedDict[str, list[Turn]] = OrderedDict()
+        self._links: OrderedDict[str, str] = OrderedDict()  # bot message -> thread
         self._lock = threading.Lock()
 
     def __contains__(self, thread: str) -> bool:
@@ -65,3 +68,17 @@ class Conversations:
         """Mark ``thread`` as one the bot speaks in (e.g. it posted a slash-command answer)."""
         with self._lock:
             self._turns.setdefault(thread, [])
+
+    def link(self, messages: list[str], thread: str) -> None:
+        """The bot's ``messages`` belong to ``thread``: a reply to one continues it."""
+        with self._lock:
+            for m in messages:
+                self._links.pop(m, None)
+                self._links[m] = thread
+            while len(self._links) > self.max_threads:
+                self._links.popitem(last=False)
+
+    def linked(self, message: str) -> str:
+        """The thread a bot message belongs to ("" when unknown)."""
+        with self._lock:
+            return self._links.get(message, "")

@@ -9,7 +9,8 @@ people made the bot forget (``forgotten.py``). ``LocalStore`` is that file
 (``chat.sqlite`` in the data directory, next to ``shares.json``), opened on
 first use, one connection under a lock, WAL so a crash loses at most the
 last write. ``StoredSeen`` implements the ``Seen`` seam and ``StoredThreads``
-the ``Threads`` seam with the same TTLs as their Redis twins; expired rows
+the ``Threads`` seam (with the links from the bot's messages to their
+threads) with the same TTLs as their Redis twins; expired rows
 are swept on write. Left out: sharing the file between processes (several
 workers use Redis) and migrating rows from older versions.
 """
@@ -36,6 +37,8 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS seen (key TEXT PRIMARY KEY, expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS threads (
     thread TEXT PRIMARY KEY, turns TEXT NOT NULL, expires REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS links (
+    message TEXT PRIMARY KEY, thread TEXT NOT NULL, expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS forgotten_files (
     channel TEXT NOT NULL, file TEXT NOT NULL, posts TEXT NOT NULL,
     PRIMARY KEY (channel, file));
@@ -147,6 +150,24 @@ class StoredThreads:
         if thread and thread not in self:
             self._write(thread, [])
 
+    def link(self, messages: list[str], thread: str) -> None:
+        """The bot's ``messages`` belong to ``thread``: a reply to one continues it."""
+        expires = self._clock() + self.ttl
+        rows = [(m, thread, expires) for m in messages]
+        self.store.run(
+            lambda db: db.executemany("INSERT OR REPLACE INTO links VALUES (?, ?, ?)", rows)
+        )
+
+    def linked(self, message: str) -> str:
+        """The thread a bot message belongs to ("" when unknown or expired)."""
+        now = self._clock()
+        row = self.store.run(
+            lambda db: db.execute(
+                "SELECT thread FROM links WHERE message = ? AND expires > ?", (message, now)
+            ).fetchone()
+        )
+        return row[0] if row else ""
+
     def _write(self, thread: str, turns: list[Turn]) -> None:
         now = self._clock()
         rows = json.dumps([{"question": t.question, "doc_ids": list(t.doc_ids)} for t in turns])
@@ -154,6 +175,7 @@ class StoredThreads:
         def work(db: sqlite3.Connection) -> None:
             if self.store.sweep_due():
                 db.execute("DELETE FROM threads WHERE expires <= ?", (now,))
+                db.execute("DELETE FROM links WHERE expires <= ?", (now,))
             db.execute(
                 "INSERT OR REPLACE INTO threads VALUES (?, ?, ?)", (thread, rows, now + self.ttl)
             )

@@ -146,6 +146,18 @@ class ChatService:
             return False
         return text is None or wants_answer(text, with_files=with_files)
 
+    def link(self, messages: Sequence[str], thread: str) -> None:
+        """The bot's ``messages`` (platform-qualified ids) answered in ``thread``: a reply
+        to one of them continues it, after a restart too."""
+        link = getattr(self.conversations, "link", None)
+        if callable(link) and thread and messages:
+            link(list(messages), thread)
+
+    def linked(self, message: str) -> str:
+        """The thread a bot message belongs to ("" when unknown)."""
+        linked = getattr(self.conversations, "linked", None)
+        return linked(message) if callable(linked) else ""
+
     # -- internals ---------------------------------------------------------------
 
     def indexing(self, channel: str) -> list[str]:

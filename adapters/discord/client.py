@@ -65,6 +65,11 @@ FAILURE = (
 )
 
 
+def answer_key(message_id: int) -> str:
+    """The platform-qualified id of one of the bot's messages, for ``ChatService.link``."""
+    return f"discord:answer:{message_id}"
+
+
 def use_endpoints(
     api_url: str | None = None, gateway_url: str | None = None
 ) -> tuple[str, yarl.URL]:
@@ -219,11 +224,16 @@ class PaperTrailClient(discord.Client):
         """The conversation a message continues: a reply to one of the bot's answers, or
         a message in a thread (started from an answer, or where the bot answered)."""
         ref = message.reference
-        if ref is not None and ref.message_id in self.answers:
-            return self.answers[ref.message_id]
+        if ref is not None and ref.message_id is not None:
+            if ref.message_id in self.answers:
+                return self.answers[ref.message_id]
+            linked = self.service.linked(answer_key(ref.message_id))  # before a restart
+            if linked:
+                return linked
         channel = message.channel
         if isinstance(channel, discord.Thread):
-            return self.answers.get(channel.id, f"discord:thread:{channel.id}")
+            known = self.answers.get(channel.id) or self.service.linked(answer_key(channel.id))
+            return known or f"discord:thread:{channel.id}"
         return ""
 
     async def serve(
@@ -244,6 +254,9 @@ class PaperTrailClient(discord.Client):
                     self.answers[message_id] = thread
                     while len(self.answers) > MAX_ANSWERS:
                         self.answers.popitem(last=False)
+                if thread and sink.sent:  # kept by the service: a restart remembers them
+                    keys = [answer_key(m) for m in sink.sent]
+                    await asyncio.to_thread(self.service.link, keys, thread)
             except discord.HTTPException as e:
                 log.warning("could not post the reply: %s", e)
                 await apologise(sink, e)

@@ -15,7 +15,8 @@ Removing one is ``HGET`` + ``HDEL`` in one ``MULTI``, so when two workers get
 the same deletion exactly one of them is handed the share to forget.
 
 Threads: one list per thread (``thread:<thread key>``) of JSON turns, trimmed
-to the last ``MAX_TURNS`` and expiring ``THREAD_TTL`` after the last answer.
+to the last ``MAX_TURNS`` and expiring ``THREAD_TTL`` after the last answer;
+``link:<message key>`` names the thread a bot message belongs to, same TTL.
 Tombstones (``forgotten.py``): per channel, a hash ``forgotten-files:<channel
 key>`` (field = platform file id, value = JSON list of the posts that carried
 it) and a set ``forgotten-docs:<channel key>`` of document ids; like shares
@@ -137,6 +138,18 @@ class RedisThreads:
             return []
         rows = [json.loads(r) for r in self.client.lrange(self._key(thread), 0, -1)]
         return [Turn(r["question"], tuple(r["doc_ids"])) for r in rows]
+
+    def link(self, messages: list[str], thread: str) -> None:
+        """The bot's ``messages`` belong to ``thread``: a reply to one continues it."""
+        with self.client.pipeline() as pipe:
+            for m in messages:
+                pipe.set(f"{self.prefix}link:{key_of(m)}", thread, ex=self.ttl)
+            pipe.execute()
+
+    def linked(self, message: str) -> str:
+        """The thread a bot message belongs to ("" when unknown or expired)."""
+        found = self.client.get(f"{self.prefix}link:{key_of(message)}")
+        return found.decode() if found else ""
 
     def record(self, thread: str, turn: Turn) -> None:
         if not thread:

@@ -164,3 +164,5 @@ def test_in_memory_stored_and_redis_threads_answer_alike(redis_client, tmp_path)
         threads.record("t1", turn)
         assert "t1" in threads and "t2" not in threads
         assert threads.turns("t1") == [turn] and threads.turns("t2") == []
+        threads.link(["discord:answer:1", "discord:answer:2"], "t1")
+        assert threads.linked("discord:answer:2") == "t1" and threads.linked("x") == ""
