@@ -89,3 +89,16 @@ def test_re_sharing_the_same_slack_file_in_a_new_message_brings_it_back(slack):
     slack.events.send(fake.message_event(shared))
     indexed(slack, "C1", shared)
     assert names(slack) == ["harbour.pdf"]
+
+
+def test_an_admins_forget_all_stays_forgotten_too(slack):
+    slack.fake.users["UADMIN"] = {"is_admin": True, "is_owner": False}
+    _, paper = drop(slack, "C1", PAPER, paper_pdf(), user=ALICE)
+    _, harbour = drop(slack, "C1", "harbour.pdf", HARBOUR, user=BOB)
+    indexed(slack, "C1", paper)
+    indexed(slack, "C1", harbour)
+    assert "Only a workspace admin" in shown_text(command(slack, "forget all", user=ALICE))
+    assert "Forgot" in shown_text(command(slack, "forget all", user="UADMIN"))
+
+    reply = shown_text(ask_as(slack, BOB, "<@UBOT> How deep was the northern basin dredged?"))
+    assert "I don't see a PDF here yet" in reply and names(slack) == []
