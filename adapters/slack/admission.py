@@ -60,7 +60,7 @@ def admit(
     if size > limit:
         return Refusal(413, f"body over {limit} bytes")
     stamp = (headers.get("X-Slack-Request-Timestamp") or "").strip()
-    if not stamp.isdigit() or abs(clock() - int(stamp)) > MAX_SKEW:
+    if not (stamp.isascii() and stamp.isdigit()) or abs(clock() - int(stamp)) > MAX_SKEW:
         return Refusal(401, "missing or stale X-Slack-Request-Timestamp")
     signature = (headers.get("X-Slack-Signature") or "").strip()
     if not secret or not _SIGNATURE.fullmatch(signature):
@@ -82,7 +82,7 @@ def _length(value: str | None) -> int | Refusal:
     if value is None:
         return Refusal(411, "Content-Length required")
     value = value.strip()
-    if not value.isdigit() or len(value) > 12:
+    if not (value.isascii() and value.isdigit()) or len(value) > 12:
         return Refusal(400, "bad Content-Length")
     return int(value)
 
