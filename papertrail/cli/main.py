@@ -142,6 +142,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     sub.add_parser("demo", help="build a sample PDF, ask it questions offline, write PNGs")
+    sub.add_parser(
+        "export-model",
+        help="export the embedding model to ONNX in PAPERTRAIL_MODEL_CACHE now (a build step)",
+    )
     sub.add_parser("help", help="show this help")
     return p
 
@@ -211,6 +215,12 @@ def _dispatch(args, settings: Settings, pipeline=None) -> int:
         bar = ProgressBar("queries", verb="bench", unit="questions", transient=True)
         with contextlib.closing(bar):
             return run_bench(args, settings, on_progress=bar)
+    if cmd == "export-model":
+        from papertrail.embed.model import get_embedder
+
+        embedder = get_embedder(settings)
+        print(f"{embedder.name}: runs on {embedder.runs_on} (cache: {settings.model_cache})")
+        return 0
     if cmd == "demo":
         from papertrail.cli.demo import run_demo
 
