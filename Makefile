@@ -3,8 +3,9 @@
 # Set-up installs the CPU build of torch from PyTorch's CPU index (PyPI's Linux
 # x86_64 wheel is the CUDA build, ~2.5 GB more), then the exact versions of
 # requirements.lock, then PaperTrail itself. The multi-worker tests start a real
-# redis-server (a system package, installed here when missing and running as root
-# on Debian/Ubuntu) and `chroma run` (from the chromadb package in the venv).
+# redis-server and the web page test Debian's chromium + chromium-driver (system
+# packages, installed here when missing and running as root on Debian/Ubuntu), and
+# `chroma run` (from the chromadb package in the venv).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,7 +13,7 @@ TORCH := torch==2.13.0
 TORCH_INDEX := https://download.pytorch.org/whl/cpu
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements.lock | sha256sum | cut -c1-12)
 
-.PHONY: setup services test demo lint lock readme clean
+.PHONY: setup services test demo web lint lock readme clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -32,6 +33,20 @@ services:
 	    echo "make test needs redis-server (package redis-server): sudo apt-get install -y redis-server, or brew install redis on macOS" >&2; \
 	    exit 1; \
 	  fi; }
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+	  else \
+	    echo "make test needs chromium and chromedriver (packages chromium, chromium-driver) for the web page test" >&2; \
+	    exit 1; \
+	  fi; }
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+	  else \
+	    echo "make test needs chromium and chromedriver (packages chromium, chromium-driver) for the web page test" >&2; \
+	    exit 1; \
+	  fi; }
 
 test: setup services
 	$(BIN)/ruff check .
@@ -40,6 +55,14 @@ test: setup services
 
 demo: setup
 	$(BIN)/papertrail demo
+
+# the web channel on http://127.0.0.1:8000/ (offline, no tokens)
+web: setup
+	$(BIN)/python -m bot web
+
+# the web channel on http://127.0.0.1:8000/ (offline, no tokens)
+web: setup
+	$(BIN)/python -m bot web
 
 lint: setup
 	$(BIN)/ruff check --fix .
