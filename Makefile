@@ -73,8 +73,8 @@ lint: setup
 lock: setup
 	$(BIN)/pip install --quiet pip-tools
 	echo "$(TORCH)" > $(VENV)/torch-pin.txt
-	$(BIN)/pip-compile --quiet --extra dev --unsafe-package torch --strip-extras \
-	  --no-emit-index-url --no-emit-find-links --custom-compile-command "make lock" \
+	CUSTOM_COMPILE_COMMAND="make lock" $(BIN)/pip-compile --quiet --extra dev \
+	  --unsafe-package torch --strip-extras --no-emit-index-url --no-emit-find-links \
 	  -c $(VENV)/torch-pin.txt -o requirements.lock pyproject.toml
 
 # Rewrite the README's configuration tables from Settings and BotConfig.
