@@ -18,7 +18,7 @@ WORKDIR /app
 # Dependencies first (a layer that survives code changes): the exact versions of
 # requirements.lock, torch from the CPU index (the same pin as the Makefile's).
 COPY requirements.lock ./
-RUN pip install --index-url https://download.pytorch.org/whl/cpu torch==2.13.0 \
+RUN pip install --no-deps --index-url https://download.pytorch.org/whl/cpu torch==2.13.0 \
  && pip install -r requirements.lock
 
 COPY pyproject.toml README.md LICENSE ./

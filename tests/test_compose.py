@@ -85,8 +85,9 @@ def test_one_chroma_version_for_client_and_servers():
 def test_one_torch_pin_from_the_cpu_index_everywhere():
     (make_pin,) = re.findall(r"^TORCH := (torch==[\d.]+)$", MAKEFILE, re.M)
     assert f"TORCH_INDEX := {TORCH_INDEX}" in MAKEFILE
-    assert f"--index-url {TORCH_INDEX} {make_pin}" in DOCKERFILE
-    step = f"pip install {make_pin} --index-url {TORCH_INDEX}"
+    assert "--no-deps --index-url $(TORCH_INDEX) $(TORCH)" in MAKEFILE  # its deps: the lock
+    assert f"--no-deps --index-url {TORCH_INDEX} {make_pin}" in DOCKERFILE
+    step = f"pip install --no-deps {make_pin} --index-url {TORCH_INDEX}"
     for kind in ("web", "worker"):
         assert step in render_of(kind)["buildCommand"]
 

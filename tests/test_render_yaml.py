@@ -124,7 +124,7 @@ def test_build_installs_the_pinned_cpu_torch_first_and_python_311():
     for service in BOTS.values():
         steps = [shlex.split(step) for step in service["buildCommand"].split("&&")]
         assert steps == [
-            ["pip", "install", f"torch=={torch}", "--index-url", TORCH_INDEX],
+            ["pip", "install", "--no-deps", f"torch=={torch}", "--index-url", TORCH_INDEX],
             ["pip", "install", "-r", "requirements.lock"],
             ["pip", "install", "--no-deps", "."],
             ["papertrail", "export-model"],  # the ONNX export, made once at build time
