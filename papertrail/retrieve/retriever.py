@@ -180,6 +180,8 @@ class Retriever:
             warm = getattr(self.embedder, "warm", None)
             if callable(warm):
                 warm()
+            self.embedder.embed(["warm up"])  # a first inference allocates its buffers
+            words.rarity("warm")  # loads the English word frequencies the verifier weighs by
             recent = getattr(self.store, "recent_channels", None)
             for channel in reversed(recent(self.cache_channels) if callable(recent) else []):
                 self.warm(channel)  # the most recent last: the last to leave the cache
