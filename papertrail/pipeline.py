@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -109,9 +110,11 @@ class PaperTrail:
             blobs=ChromaBlobs(store.client) if settings.chroma_host else None,
         )
 
-    def warm_up(self) -> None:
-        """Start loading the embedding model in the background (bots call it at start-up)."""
-        Warmup(self.embedder).start()
+    def warm_up(self) -> threading.Thread:
+        """Load what a first question needs in a thread (bots, at start): ``Retriever.warm_up``."""
+        thread = threading.Thread(target=self.retriever.warm_up, name="pt-warm", daemon=True)
+        thread.start()
+        return thread
 
     # -- indexing ---------------------------------------------------------
 

@@ -66,8 +66,18 @@ source I quote the supporting text and attach a picture of it on its page.
 • Deleting a PDF from the channel removes it from the library. PDFs shared before I \
 joined are found only in the last {history} messages: share them again to add them.
 
-Commands: `help` · `list` (the library) · `forget <file>` (the person who shared it, \
-or an admin) · `forget all` (admins)"""
+Commands: `ask <question>` · `list` (the library) · `forget <file>` (the person who \
+shared it, or an admin) · `forget all` (admins) · `help`"""
+
+# The command words of every channel (Slack, Discord, the console, the web page) and of
+# the CLI, with what each takes; older names stay as aliases.
+COMMANDS = {
+    "ask": "<question>",
+    "list": "",
+    "forget": "<file> | all",
+    "help": "",
+}
+ALIASES = {"docs": "list", "documents": "list"}
 
 UNGROUNDED = (
     "⚠️ Ungrounded: no sentence of this answer could be matched to the passages it "

@@ -152,6 +152,8 @@ class PaperTrailClient(discord.Client):
         **options,
     ) -> None:
         options.setdefault("allowed_mentions", NO_MENTIONS)
+        # a text-only bot: "voice will NOT be supported" (no PyNaCl, no davey) is not news
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(**options)
         self.service = service
         self.history_limit = history_limit

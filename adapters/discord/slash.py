@@ -1,4 +1,4 @@
-"""Slash commands: /ask, /docs, /forget and /help, answered by the same ChatService.
+"""Slash commands: /ask, /list, /forget and /help (and /docs, the older name of /list).
 
 Each command defers at once (Discord wants a first response within 3 s and
 shows "PaperTrail is thinking…"), then the client's ``serve`` runs the service
@@ -41,7 +41,11 @@ def add_slash_commands(client: PaperTrailClient) -> app_commands.CommandTree:
     ) -> None:
         await serve(interaction, question, [file] if file else [])
 
-    @tree.command(name="docs", description="List the PDFs indexed in this channel.")
+    @tree.command(name="list", description="List the PDFs indexed in this channel.")
+    async def list_(interaction: discord.Interaction) -> None:
+        await serve(interaction, "list")
+
+    @tree.command(name="docs", description="List the PDFs indexed in this channel (= /list).")
     async def docs(interaction: discord.Interaction) -> None:
         await serve(interaction, "list")
 

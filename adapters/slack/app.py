@@ -13,7 +13,10 @@ goes to a Redis stream that every instance consumes (``bot/redis/jobs.py``,
 
 from __future__ import annotations
 
+import logging
+
 from slack_bolt import App
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
@@ -72,6 +75,7 @@ def build_slack_app(
         retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=2)],  # honours Retry-After
         **kwargs,
     )
+    logging.getLogger("slack_bolt.App").addFilter(_same_token)
     app = App(client=client, signing_secret=signing_secret or "", name="papertrail")
     downloader = SlackDownloader(
         bot_token, max_bytes=max_pdf_bytes, timeout=download_timeout, client=client
@@ -122,3 +126,8 @@ def _listener(bot: SlackBot):
         bot.on_event(body, event, context.bot_user_id or "")
 
     return listener
+
+
+def _same_token(record: logging.LogRecord) -> bool:
+    """Drop Bolt's "`token` will be unused": it reads SLACK_BOT_TOKEN, which our client holds."""
+    return record.getMessage() != warning_client_prioritized_and_token_skipped()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from slack_sdk.errors import SlackApiError
 
-from adapters.chat.replies import Reply
+from adapters.chat.replies import ALIASES, COMMANDS, Reply
 from adapters.chat.service import Mention
 from adapters.slack.format import escape, reply_messages
 from adapters.slack.ids import library, thread_key
@@ -42,8 +42,9 @@ def run_command(bot: SlackBot, command: dict, respond: Respond) -> None:
     channel, user = command.get("channel_id", ""), command.get("user_id", "")
     words = (command.get("text") or "").strip().split(maxsplit=1)
     verb = words[0].lower() if words else "help"
+    verb = ALIASES.get(verb, verb)
     rest = words[1] if len(words) > 1 else ""
-    if verb not in ("ask", "list", "docs", "forget", "help"):
+    if verb not in COMMANDS:
         verb, rest = "ask", " ".join(words)  # "/papertrail What is…?" asks
     if verb == "ask":
         if not rest:
@@ -51,7 +52,7 @@ def run_command(bot: SlackBot, command: dict, respond: Respond) -> None:
             return
         _ask(bot, team, channel, user, rest, respond)
         return
-    text = {"list": "list", "docs": "list", "help": "help"}.get(verb, f"forget {rest}".strip())
+    text = verb if verb != "forget" else f"forget {rest}".strip()
     mention = Mention(
         channel=library(team, channel),
         text=text,

@@ -1,4 +1,4 @@
-"""The ``papertrail`` command: ask, ingest, docs, forget, and the measuring commands.
+"""The ``papertrail`` command: ask, ingest, list, forget, help, and the measuring commands.
 
 Reads ``Settings`` once from the environment over ``.env`` (the environment
 wins, as for the bots), builds the pipeline and runs one command. Exit codes:
@@ -69,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--password", help="password of encrypted PDFs")
     _common(i)
 
-    d = sub.add_parser("docs", help="list the documents indexed for a channel")
+    # ask, list, forget, help: the chat commands' words (``docs`` is the older name of list)
+    d = sub.add_parser("list", aliases=["docs"], help="list the documents indexed for a channel")
     _common(d)
 
     f = sub.add_parser("forget", help="remove a document (file name or sha256 prefix) or 'all'")
@@ -141,6 +142,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     sub.add_parser("demo", help="build a sample PDF, ask it questions offline, write PNGs")
+    sub.add_parser(
+        "export-model",
+        help="export the embedding model to ONNX in PAPERTRAIL_MODEL_CACHE now (a build step)",
+    )
+    sub.add_parser("help", help="show this help")
     return p
 
 
@@ -154,7 +160,11 @@ def _common(p: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None, *, pipeline=None) -> int:
     """Run one command; ``pipeline`` replaces the real one (tests pass a small one)."""
     offline_env()
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "help":
+        parser.print_help()
+        return 0
     env: Mapping[str, str] = os.environ  # until .env is read
     try:
         env = environment(dotenv_path=args.env_file)
@@ -205,11 +215,19 @@ def _dispatch(args, settings: Settings, pipeline=None) -> int:
         bar = ProgressBar("queries", verb="bench", unit="questions", transient=True)
         with contextlib.closing(bar):
             return run_bench(args, settings, on_progress=bar)
+    if cmd == "export-model":
+        from papertrail.embed.model import get_embedder
+
+        embedder = get_embedder(settings)
+        print(f"{embedder.name}: runs on {embedder.runs_on} (cache: {settings.model_cache})")
+        return 0
     if cmd == "demo":
         from papertrail.cli.demo import run_demo
 
         return run_demo(settings)
 
+    if pipeline is None and cmd == "ask":
+        _warm_model(settings)  # loads while the pipeline's libraries import (~1/3 s saved)
     from papertrail.pipeline import PaperTrail
 
     pt = pipeline or PaperTrail.from_settings(settings)
@@ -225,7 +243,7 @@ def _dispatch(args, settings: Settings, pipeline=None) -> int:
         if args.as_json:
             print(json.dumps(results, indent=2, ensure_ascii=False))
         return 0
-    if cmd == "docs":
+    if cmd in ("list", "docs"):
         docs = pt.documents(args.channel)
         if args.as_json:
             print(json.dumps([_doc_json(d) for d in docs], indent=2, ensure_ascii=False))
@@ -247,6 +265,19 @@ def _dispatch(args, settings: Settings, pipeline=None) -> int:
             print(f"forgot {d.name} ({d.doc_id[:12]})")
         return 0
     raise AssertionError(cmd)
+
+
+def _warm_model(settings: Settings) -> None:
+    """Start loading the embedding model in a daemon thread (shared with the pipeline's)."""
+    import threading
+
+    def load() -> None:
+        from papertrail.embed.model import get_embedder
+
+        with contextlib.suppress(Exception):  # the first embed reports it to the user
+            get_embedder(settings).warm()
+
+    threading.Thread(target=load, name="papertrail-warm", daemon=True).start()
 
 
 def _read(path: Path) -> bytes:

@@ -19,6 +19,7 @@ leaves out re-ranking models and generation.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import unicodedata
@@ -37,6 +38,8 @@ from papertrail.text import words
 from papertrail.types import Chunk, Hit
 
 MODES = ("hybrid", "dense", "bm25")
+log = logging.getLogger(__name__)
+
 __all__ = ["MODES", "Retriever", "lexical_text"]
 
 
@@ -166,6 +169,24 @@ class Retriever:
     def warm(self, channel: str) -> None:
         """Build the channel's BM25 index now (e.g. after an upload), not on the next question."""
         self._index(channel, self.store.documents(channel))
+
+    def warm_up(self) -> None:
+        """Load the model, then the BM25 index of the channels used last (as many as are kept).
+
+        What a first question after a start needs; a failure is only logged (that
+        question meets it again).
+        """
+        try:
+            warm = getattr(self.embedder, "warm", None)
+            if callable(warm):
+                warm()
+            self.embedder.embed(["warm up"])  # a first inference allocates its buffers
+            words.rarity("warm")  # loads the English word frequencies the verifier weighs by
+            recent = getattr(self.store, "recent_channels", None)
+            for channel in reversed(recent(self.cache_channels) if callable(recent) else []):
+                self.warm(channel)  # the most recent last: the last to leave the cache
+        except Exception:
+            log.exception("warming up for the first question failed")
 
     def _index(self, channel: str, docs) -> LexicalIndex:
         key = tuple((d.doc_id, d.created) for d in docs)

@@ -213,6 +213,16 @@ class ChromaStore:
         """The documents of ``channel`` that questions can see, oldest first."""
         return [d for d in self.all_documents(channel) if d.status == "ready"]
 
+    def recent_channels(self, limit: int) -> list[str]:
+        """Up to ``limit`` channels with ready documents, the latest upload's first."""
+        got = self._registry.get(
+            where={"$and": [{"model": self.model}, {"status": "ready"}]}, include=["metadatas"]
+        )
+        latest = {m["channel"]: 0.0 for m in got["metadatas"]}
+        for m in got["metadatas"]:
+            latest[m["channel"]] = max(latest[m["channel"]], float(m.get("created", 0.0)))
+        return sorted(latest, key=latest.__getitem__, reverse=True)[:limit]
+
     def ready_ids(self, channel: str, doc_ids: Iterable[str] | None = None) -> list[str]:
         """Ready document ids of ``channel``, narrowed to ``doc_ids`` when given."""
         ready = [d.doc_id for d in self.documents(channel)]

@@ -148,7 +148,7 @@ def test_every_option_and_argument_of_every_command_has_help():
                 missing.append(f"{name} {action.dest}")
     assert missing == []
     assert set(_subparsers(parser)) == {  # every subcommand is still there
-        *("ask", "ingest", "docs", "forget", "demo"),
+        *("ask", "ingest", "list", "docs", "forget", "help", "demo"),
         *("eval", "eval-verifier", "check", "bench"),
     }
 
@@ -220,3 +220,17 @@ def test_eval_shows_progress_on_a_terminal(tmp_path, pt, monkeypatch, capsys):
     assert "eval qa.jsonl" in drawn and "1/2 questions" in drawn
     assert drawn.endswith("\r\033[K")  # erased when done: the table starts on a clean line
     assert "hit@1" in capsys.readouterr().out
+
+
+@pytest.mark.model
+def test_export_model_leaves_the_onnx_file_in_the_model_cache(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PAPERTRAIL_MODEL_CACHE", str(tmp_path / "cache"))
+    assert main(["--env-file", str(tmp_path / "none.env"), "export-model"]) == 0
+    assert "runs on onnx" in capsys.readouterr().out
+    assert len(list((tmp_path / "cache").glob("*.onnx"))) == 1  # what a later start loads
+
+
+def test_help_is_a_command_too(capsys):
+    assert main(["help"]) == 0
+    out = capsys.readouterr().out
+    assert all(word in out for word in ("ask", "list", "forget", "help"))
