@@ -95,9 +95,14 @@ def answer_part(claim: str) -> tuple[str, str]:
     return text[: m.start()].strip(), text[m.end() :].strip()
 
 
+# ... and the object of "has": "Lebour has an M.A. degree"
+_LINK = re.compile(r"\s(?:is|are|was|were|equals|has|have|had|:)\s", re.I)
+
+
 def predicate(claim: str) -> str:
-    """What a claim says after its first "is" / "are" / "was" / "were" / ":" ("" if none)."""
-    m = _COPULA.search(strip_markers(claim))
+    """What a claim says after its first "is" / "are" / "was" / "were" / "has" / "have" /
+    "had" / ":" ("" if none): the part that carries its answer."""
+    m = _LINK.search(strip_markers(claim))
     return strip_markers(claim)[m.end() :].strip() if m else ""
 
 
