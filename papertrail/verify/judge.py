@@ -26,8 +26,9 @@ from papertrail.text.figures import Figure, claim_figures, excerpt_numbers, figu
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import found, is_content, rarity, stem, word_keys
 from papertrail.verify.claims import answer_part, predicate
-from papertrail.verify.contrast import asserted, conflict
-from papertrail.verify.evidence import Span, row_with_header, units, windows
+from papertrail.verify.contrast import conflict
+from papertrail.verify.evidence import Span
+from papertrail.verify.excerpt import Excerpt, context_keys, parse
 
 # The decision has four numbers, each on a plain scale. They sit in the middle of
 # the range that gave the same result on the development pairs, and a range
@@ -150,20 +151,18 @@ def read(claim: str, chunk_text: str, context: str = "") -> Reading:
     short = _parse(answer) if framing else None
     if short is not None and not (short.figures or short.names or _weight(short) >= ANSWER_WEIGHT):
         short = None  # "... is blue": too common an answer to tie the claim to this excerpt
-    ctx = word_keys(context) if context else set()
-    numbers = excerpt_numbers(chunk_text)  # figures may sit in other rows of a table
+    ctx = context_keys(context)
+    ex = parse(chunk_text)  # read once per distinct excerpt, whichever claim it is judged for
+    numbers = ex.numbers  # figures may sit in other rows of a table
     scored = []
-    said = asserted(chunk_text)  # what it asks or only names does not state the claim
-    unit_keys = [(a, b, word_keys(said[a:b])) for a, b, _ in units(chunk_text)]
-    for span in windows(chunk_text) or [Span(0, len(chunk_text), chunk_text)]:
+    for span, here in ex.windows:
         # a window's keys are its units' keys: each unit is read once, not once per window
-        keys = set(ctx).union(*(k for a, b, k in unit_keys if span.start <= a and b <= span.end))
+        keys = ex.keys(span) | ctx
         cov, missing, figs = _share(full, keys, numbers)
         if short is not None:
             a_cov, a_missing, a_figs = _share(short, keys, numbers)
             if a_cov >= ANSWER_COVERAGE and a_cov > cov:
                 cov, missing, figs = a_cov, a_missing, a_figs
-        here = excerpt_numbers(span.text)
         pinned = sum(figure_in(f, here) for f in full.figures)
         scored.append(((cov, pinned, -len(span.text)), span, cov, missing, figs))
     scored.sort(key=lambda s: s[0], reverse=True)
@@ -171,13 +170,12 @@ def read(claim: str, chunk_text: str, context: str = "") -> Reading:
         tied = [s for s in scored if s[0][:2] == scored[0][0][:2]]
 
         def own(s) -> tuple[float, int]:
-            keys = set().union(*(k for a, b, k in unit_keys if s[1].start <= a and b <= s[1].end))
-            return _share(full, keys, numbers)[0], s[0][2]
+            return _share(full, ex.keys(s[1]), numbers)[0], s[0][2]
 
         scored.remove(top := max(tied, key=own))
         scored.insert(0, top)
     _, best, cov, missing, figs = scored[0]
-    rows = _figure_rows(full, chunk_text, best, unit_keys)
+    rows = _figure_rows(full, ex, best)
     scored[0] = (None, replace(best, also=best.also + rows), cov, missing, figs)
     digits = sum(f.digits for f in full.figures)
     spans = tuple(s[1] for s in scored[:SIM_SPANS])
@@ -188,17 +186,18 @@ def read(claim: str, chunk_text: str, context: str = "") -> Reading:
     return Reading(spans, cov, tuple(figs), words, len(full.figures), digits, missing_keys, why)
 
 
-def _figure_rows(c: _Claim, text: str, best: Span, unit_keys) -> tuple[tuple[int, int], ...]:
+def _figure_rows(c: _Claim, ex: Excerpt, best: Span) -> tuple[tuple[int, int], ...]:
     """Where the claim's figures that ``best`` lacks are: the unit holding each (with its
     column headings), the one sharing most words with the claim when several do."""
     out: list[tuple[int, int]] = []
+    here = next((n for s, n in ex.windows if s == best), None)
     for fig in c.figures:
-        if figure_in(fig, excerpt_numbers(best.text)):
+        if figure_in(fig, here if here is not None else excerpt_numbers(best.text)):
             continue
-        holders = [(a, b, k) for a, b, k in unit_keys if figure_in(fig, excerpt_numbers(text[a:b]))]
+        holders = [u for u in ex.units if figure_in(fig, u.numbers)]
         if holders:
-            a, b, _ = max(holders, key=lambda h: _share(c, h[2], [])[0])
-            out += [r for r in row_with_header(text, a, b) if r not in out]
+            u = max(holders, key=lambda h: _share(c, set(h.keys), [])[0])
+            out += [r for r in ex.rows(u.start, u.end) if r not in out]
     return tuple(out)
 
 
