@@ -10,10 +10,12 @@ the text alone:
   contrasting pair or set (increase/decrease, encoder/decoder, base/large,
   third/second, one name/another name), the span has the other next to the same
   neighbour ("the *base* model" / "the *large* model"), and not the claim's;
-* **another period**: the claim names a year, quarter or half, the excerpt
-  (or what a reader sees beside it) names periods of that kind, none of them
-  the claim's;
-* a span that only **asks**: a question states nothing.
+* **another period** (``periods``): the claim names a year, quarter or half,
+  the excerpt (or what a reader sees beside it) names periods of that kind,
+  none of them the claim's;
+* a claim that **ranks** ("the largest") against a span that ranks nothing;
+* a span that only **asks** (a question states nothing); ``asserted`` also
+  blanks what an excerpt only names ("asked about X", "see Section 4").
 
 Each returns a short reason, or None. Nothing here weighs how much of the
 claim the span covers; that is ``judge``'s.
@@ -27,13 +29,14 @@ from functools import lru_cache
 
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import STOPWORDS, rarity, stem
+from papertrail.verify.periods import period_conflict
 
 # --- negation ------------------------------------------------------------------------
 
 # Words that negate what follows them in their clause.
 _NEGATORS = frozenset(
-    "not no never without none nor neither cannot nothing nobody w/o absent lacking "
-    "eschewing dispensing excluding except".split()
+    "not no never without none nor neither cannot nothing nobody w/o lacking eschewing "
+    "dispensing".split()
 )
 _NEG_PHRASES = (("instead", "of"), ("rather", "than"), ("fail", "to"), ("fails", "to"),
                 ("failed", "to"), ("unable", "to"), ("lack", "of"), ("absence", "of"),
@@ -46,11 +49,12 @@ _NEG_LIKE = frozenset(
     "remove removed removes removing drop dropped dropping eliminate eliminated eliminating "
     "avoid avoids avoided avoiding omit omitted omitting exclude excluded ablate ablated "
     "ablating discard discarded replace replaced replacing instead rather absent absence "
-    "lack lacks lacked free unlike barely hardly little few".split()
+    "lack lacks lacked free unlike barely hardly little few excluding except".split()
 )
 SCOPE = 4  # words a negator reaches, within its clause
 MIN_RARITY = 1.5  # shared words this rare or rarer are compared ("have", "make" are not)
 NAME_RARITY = 3.5  # a capitalised word this rare is a name, not a heading's common word
+WORD_RARITY = 4.0  # ... and a word this common is an English word (a superlative's root)
 _CLAUSE_END = frozenset("but however while whereas although though yet which who that".split())
 _TOKEN = re.compile(r"w/o|[^\W_]+(?:'[^\W_]+)?|[,;:.()!?\"]")
 
@@ -210,7 +214,9 @@ def substitution(claim: str, span: str) -> str | None:
 _SUPERLATIVE = re.compile(r"^(?:best|worst)$|^[a-z]{3,}est$")
 _NOT_SUPERLATIVE = frozenset(
     "interest latest honest modest forest harvest suggest request invest digest protest "
-    "contest test manifest guest quest arrest rest west nest chest pest crest behest".split()
+    "contest test manifest guest quest arrest rest west nest chest pest crest behest midwest "
+    "southwest northwest attest detest divest ingest conquest inquest bequest pretest retest "
+    "backtest priest everest".split()
 )
 _OUTDOES = re.compile(
     r"\b(?:outperform\w*|surpass\w*|state[- ]of[- ]the[- ]art|than (?:any|all|every)|"
@@ -221,7 +227,14 @@ _OUTDOES = re.compile(
 
 
 def _superlative(word: str) -> bool:
-    return bool(_SUPERLATIVE.match(word)) and word not in _NOT_SUPERLATIVE
+    """ "best", or an adjective's -est form: "largest", "biggest", "earliest"."""
+    if word in ("best", "worst"):
+        return True
+    if not _SUPERLATIVE.match(word) or word in _NOT_SUPERLATIVE:
+        return False
+    root = word[:-3]
+    bases = (root, root + "e", root[:-1] if root[-1:] == root[-2:-1] else "", root[:-1] + "y")
+    return any(b and rarity(b) <= WORD_RARITY for b in bases)
 
 
 def missing_superlative(claim: str, span: str) -> str | None:
@@ -233,49 +246,6 @@ def missing_superlative(claim: str, span: str) -> str | None:
     if any(_superlative(w) for w in said) or _OUTDOES.search(normalize(span)):
         return None
     return f"the excerpt does not say {sup[0]!r}"
-
-
-# --- periods --------------------------------------------------------------------------
-
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3,
-             "4th": 4}  # fmt: skip
-_QUARTER = re.compile(
-    r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter)",
-    re.I,
-)
-_HALF = re.compile(r"\b(?:h([12])|(first|second|1st|2nd)\s+half)\b", re.I)
-_YEAR = re.compile(
-    r"(?<![\d.,$])(?:fy|cy|fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)(?!\d|,\d|\.\d)", re.I
-)
-_SHORT_FY = re.compile(r"\b(?:fy|q[1-4]\s?)'?(\d\d)\b", re.I)
-
-
-def periods(text: str) -> dict[str, frozenset[int]]:
-    """The years, quarters and halves ``text`` names: {"year": {2022}, "quarter": {3}}."""
-    text = normalize(text)
-    years = {int(m.group(1)) for m in _YEAR.finditer(text)}
-    years |= {2000 + int(m.group(1)) for m in _SHORT_FY.finditer(text)}
-    quarters = set()
-    for m in _QUARTER.finditer(text):
-        q = m.group(1) or m.group(2)
-        quarters.add(int(q) if q else _ORDINALS[m.group(3).lower()])
-    halves = set()
-    for m in _HALF.finditer(text):
-        halves.add(int(m.group(1)) if m.group(1) else _ORDINALS[m.group(2).lower()])
-    return {k: frozenset(v) for k, v in (("year", years), ("quarter", quarters),
-                                         ("half", halves)) if v}  # fmt: skip
-
-
-def period_conflict(claim: str, excerpt: str, context: str = "") -> str | None:
-    """The claim names a period of a kind the excerpt names too, but not the same one."""
-    mine = periods(claim)
-    theirs = periods(excerpt + " " + context)
-    for kind, want in mine.items():
-        have = theirs.get(kind)
-        if have and not (want & have):
-            said = ", ".join(str(x) for x in sorted(have)[:3])
-            return f"the excerpt is about {kind} {said}, not {', '.join(map(str, sorted(want)))}"
-    return None
 
 
 # --- questions and mentions -------------------------------------------------------------
