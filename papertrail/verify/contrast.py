@@ -264,6 +264,11 @@ _ABOUT = re.compile(
 _CLAUSE = re.compile(r"[.;:!?]|,\s(?:but|and|so|which)\b|\s(?:but|however)\s")
 
 
+def asks_or_mentions(claim: str) -> bool:
+    """Whether a claim itself asks, or says that someone asked or talked about something."""
+    return claim.rstrip().endswith("?") or bool(_ABOUT.search(claim))
+
+
 def asserted(text: str) -> str:
     """``text`` with what it only asks or names blanked: questions, and the words after
     "asked about", "as it pertains to", "see Section" to the end of their clause. Offsets

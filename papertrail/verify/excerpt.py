@@ -27,6 +27,7 @@ class Unit:
     start: int  # offsets into the excerpt's text
     end: int
     keys: frozenset[str]  # ``word_keys`` of what the unit asserts
+    all_keys: frozenset[str]  # ... and of all its words, for a claim that itself asks or mentions
     numbers: tuple[Number, ...]
 
 
@@ -37,10 +38,10 @@ class Excerpt:
     units: tuple[Unit, ...]
     windows: tuple[tuple[Span, tuple[Number, ...]], ...]  # each window with its numbers
 
-    def keys(self, span: Span) -> set[str]:
+    def keys(self, span: Span, *, asserted_only: bool = True) -> set[str]:
         """The word keys of the units inside ``span``: each unit was read once."""
-        inside = (u.keys for u in self.units if span.start <= u.start and u.end <= span.end)
-        return set().union(*inside)
+        inside = [u for u in self.units if span.start <= u.start and u.end <= span.end]
+        return set().union(*((u.keys if asserted_only else u.all_keys) for u in inside))
 
     def rows(self, start: int, end: int) -> tuple[tuple[int, int], ...]:
         """Unit ``start``..``end`` and, for a table row, its column headings (``evidence``)."""
@@ -51,15 +52,16 @@ class Excerpt:
 def parse(text: str) -> Excerpt:
     """``text`` read into units, windows, keys and numbers; one reading per distinct text."""
     said = asserted(text)
-    unit_list = tuple(
-        Unit(a, b, frozenset(word_keys(said[a:b])), tuple(excerpt_numbers(text[a:b])))
-        for a, b, _ in units(text)
-    )
+    unit_list = []
+    for a, b, _ in units(text):
+        every = frozenset(word_keys(text[a:b]))
+        keys = every if said[a:b] == text[a:b] else frozenset(word_keys(said[a:b]))
+        unit_list.append(Unit(a, b, keys, every, tuple(excerpt_numbers(text[a:b]))))
     spans = windows(text) or [Span(0, len(text), text)]
     return Excerpt(
         text,
         tuple(excerpt_numbers(text)),
-        unit_list,
+        tuple(unit_list),
         tuple((s, tuple(excerpt_numbers(s.text))) for s in spans),
     )
 

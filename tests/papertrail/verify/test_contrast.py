@@ -5,6 +5,7 @@ wrong pair shares most of its words with the claim (word overlap alone accepts
 it); each right pair next to it words the same fact differently and must pass.
 """
 
+import numpy as np
 import pytest
 
 from papertrail.verify import contrast, periods
@@ -177,3 +178,29 @@ def test_superlatives_are_adjectives_not_words_ending_in_est():
     assert contrast.missing_superlative("It is the earliest model.", "It is a model.")
     for claim in ("Interest income rose.", "The test set was held out.", "The latest filing."):
         assert contrast.missing_superlative(claim, "Nothing ranks here.") is None
+
+
+class Cosine:
+    """Embeds the first text (the claim) as e1 and every other at cosine ``c`` to it."""
+
+    def __init__(self, c: float) -> None:
+        self.c = c
+
+    def embed(self, texts):
+        other = [self.c, (1 - self.c**2) ** 0.5]
+        return np.array([[1.0, 0.0]] + [other] * (len(texts) - 1), dtype=np.float32)
+
+
+def test_less_than_half_the_words_pass_only_as_a_paraphrase():
+    claim = "The new compression format reduced storage bills for enterprise customers."
+    excerpt = "Storage bills for enterprise customers are billed monthly in arrears."
+    close = judge(claim, excerpt, embedder=Cosine(0.7))  # on the subject: cov + sim was enough
+    assert not close.supported and "similarity 0.70" in close.reason
+    assert judge(claim, excerpt, embedder=Cosine(0.9)).supported
+
+
+def test_a_claim_that_itself_mentions_or_contracts_reads_the_whole_excerpt():
+    said = "Well, we talked about this on previous calls: public sector revenue is growing."
+    assert judge("We talked about this on previous calls.", said).supported
+    words = "I don't see us getting into the 80s, and we're fine with that."
+    assert judge(words, words).supported  # "don", "re" are no words of their own
