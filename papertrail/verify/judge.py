@@ -28,7 +28,7 @@ from papertrail.protocols import Embedder
 from papertrail.text.figures import Figure, claim_figures, excerpt_numbers, figure_in
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import found, is_content, rarity, stem, word_keys
-from papertrail.verify.claims import answer_part, predicate
+from papertrail.verify.claims import answer_part, clauses, predicate
 from papertrail.verify.contrast import asks_or_mentions, conflict
 from papertrail.verify.evidence import Span
 from papertrail.verify.excerpt import Excerpt, context_keys, parse
@@ -45,6 +45,7 @@ SPECIFIC_DIGITS = 2  # found figures with this many significant digits in all pi
 ANSWER_COVERAGE = 0.8  # the answer part of a restated question must be found this fully
 ANSWER_WEIGHT = 4.0  # ... and weigh this much without a figure or name (one rare word, two common)
 SIM_SPANS = 2  # the lexically best spans whose meaning is compared with the claim
+MIN_CLAUSE = 0.25  # each statement a claim joins ("A, and B") needs this share in the span
 
 
 @dataclass(frozen=True)
@@ -199,8 +200,24 @@ def read(claim: str, chunk_text: str, context: str = "") -> Reading:
     words = tuple(w for w in missing if w not in figs)
     names = _parse(predicate(answer)).names  # of the answer-bearing part: "... is Little Rock"
     missing_keys = tuple(w for w in words if w in names)
-    why = conflict(claim, best.text, chunk_text, context)
+    why = conflict(claim, best.text, chunk_text, context) or _unstated(claim, ex, best, ctx)
     return Reading(spans, cov, tuple(figs), words, len(full.figures), digits, missing_keys, why)
+
+
+def _unstated(claim: str, ex: Excerpt, best: Span, ctx: frozenset[str]) -> str | None:
+    """A statement of a claim that joins several ("A, and B") which the span barely holds."""
+    parts = clauses(claim)
+    if len(parts) < 2:
+        return None
+    keys = ex.keys(best, asserted_only=not asks_or_mentions(claim)) | ctx
+    for part in parts:
+        if _share(_parse(part), keys, ex.numbers)[0] < MIN_CLAUSE:
+            return f"the excerpt does not state {_quote(part)}"
+    return None
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[: text.rfind(" ", 0, limit)] + " …")
 
 
 def _figure_rows(c: _Claim, ex: Excerpt, best: Span) -> tuple[tuple[int, int], ...]:

@@ -76,6 +76,12 @@ WRONG = [
         "The retail segment was a contributor to revenue growth, alongside wholesale.",
     ),
     (
+        "one of the claim's two statements is not there",
+        "We replace the sinusoidal encoding with learned embeddings, and observe equal results.",
+        "In row (E) we replace the sinusoidal positional encoding with learned positional "
+        "embeddings of the same size.",
+    ),
+    (
         "an abbreviated degree is a name",
         "The lead author has an M.S. degree.",
         "The lead author has shown that the error grows to a large degree with noise.",
