@@ -237,10 +237,12 @@ def _superlative(word: str) -> bool:
     return any(b and rarity(b) <= WORD_RARITY for b in bases)
 
 
-def missing_superlative(claim: str, span: str) -> str | None:
-    """The claim ranks ("the largest", "the best") and the span ranks nothing."""
+def missing_superlative(claim: str, span: str, excerpt: str = "") -> str | None:
+    """The claim ranks ("the largest", "the best") and the span ranks nothing (nor does
+    the excerpt hold the claim's own superlative)."""
     sup = [w for w in (t.lower() for t in _TOKEN.findall(normalize(claim))) if _superlative(w)]
-    if not sup:
+    whole = {t.lower() for t in _TOKEN.findall(normalize(excerpt))}
+    if not sup or set(sup) <= whole:
         return None
     said = {w.lower() for w in _TOKEN.findall(normalize(span))}
     if any(_superlative(w) for w in said) or _OUTDOES.search(normalize(span)):
@@ -296,6 +298,6 @@ def conflict(claim: str, span: str, excerpt: str, context: str = "") -> str | No
     return (
         negation_conflict(claim, span)
         or substitution(claim, span)
-        or missing_superlative(claim, span)
+        or missing_superlative(claim, span, excerpt)
         or period_conflict(claim, excerpt, context)
     )
