@@ -121,6 +121,16 @@ RIGHT = [
         "Did storage costs change? Yes: storage costs fell after the compression release.",
     ),
     (
+        "a table row with its headings, in other units",
+        "Total revenue in fiscal 2022 was $1.5 billion.",
+        "(in millions) Fiscal 2022 Fiscal 2021 Total revenue $ 1,500 $ 1,320 Cost of sales 610 577",
+    ),
+    (
+        "lakh and crore",
+        "The plant's output was worth Rs 2.4 crore in the second half of 2021.",
+        "In H2 2021 the plant produced goods worth Rs 2,40,00,000, up from Rs 1,90,00,000.",
+    ),
+    (
         "a degree written with its letters",
         "The lead author has an M.S. degree.",
         "J. Doe, M.S., lead author, joined the laboratory in the spring.",
