@@ -111,9 +111,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("eval-verifier", help="measure the citation verifier on labelled pairs")
     v.add_argument(
-        "pairs", type=Path, help="JSONL, one {claim, chunk_text, supported, kind} per line"
+        "pairs",
+        type=Path,
+        nargs="+",
+        help="JSONL files, one {claim, chunk_text, supported, kind} per line",
     )
     v.add_argument("--json", type=Path, dest="json_out", help="also write the scores to this file")
+    v.add_argument(
+        "--halves",
+        action="store_true",
+        help="also score two halves of each file's claims (a stable hash of the claim id)",
+    )
 
     c = sub.add_parser(
         "check",
@@ -200,7 +208,7 @@ def _dispatch(args, settings: Settings, pipeline=None) -> int:
     if cmd == "eval-verifier":
         from papertrail.measure.verifier_eval import run
 
-        return run(args.pairs, json_out=args.json_out)
+        return run(args.pairs, json_out=args.json_out, halves=args.halves)
     if cmd == "check":
         from papertrail.measure.check import run_check
 

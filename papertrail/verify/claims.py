@@ -5,7 +5,8 @@ the text its excerpts must support (its sentence, or the part of it since the
 previous group); ``parse_markers`` reads one group; ``is_refusal`` and
 ``is_claim`` tell a refusal and an assertion from framing ("Here is what I
 found:"); ``answer_part`` drops the words that only restate the question
-("the email address in this document is ..."). Nothing here judges a claim.
+("the email address in this document is ..."); ``clauses`` cuts a claim into the
+parts an excerpt must each state. Nothing here judges a claim.
 """
 
 from __future__ import annotations
@@ -95,9 +96,14 @@ def answer_part(claim: str) -> tuple[str, str]:
     return text[: m.start()].strip(), text[m.end() :].strip()
 
 
+# ... and the object of "has": "Lebour has an M.A. degree"
+_LINK = re.compile(r"\s(?:is|are|was|were|equals|has|have|had|:)\s", re.I)
+
+
 def predicate(claim: str) -> str:
-    """What a claim says after its first "is" / "are" / "was" / "were" / ":" ("" if none)."""
-    m = _COPULA.search(strip_markers(claim))
+    """What a claim says after its first "is" / "are" / "was" / "were" / "has" / "have" /
+    "had" / ":" ("" if none): the part that carries its answer."""
+    m = _LINK.search(strip_markers(claim))
     return strip_markers(claim)[m.end() :].strip() if m else ""
 
 
@@ -138,3 +144,18 @@ def split_claims(text: str) -> tuple[list[str], list[str], list[MarkerGroup]]:
                 claim = len(claims) - 1
         groups.append(MarkerGroup(m.start(), m.end(), parse_markers(m.group()), owner[k], claim))
     return sentences, claims, groups
+
+
+# Where a sentence joins two statements: "; ", ", and ", ", while ", ", which ", ". "
+_JOIN = re.compile(
+    r";\s|,\s+(?:and|but|while|whereas|which|although|so)\s|\s(?:while|whereas|although)\s"
+    r"|(?<=[a-z])\.\s+(?=[A-Z])"
+)
+
+
+def clauses(claim: str, min_words: int = 3) -> list[str]:
+    """The statements a claim joins, each with ``min_words`` content words or a figure;
+    one part when it joins none ("A, and B" -> ["A", "B"])."""
+    parts = [p.strip(" ,.") for p in _JOIN.split(strip_markers(claim))]
+    kept = [p for p in parts if len(content_words(p)) >= min_words or claim_figures(p)]
+    return kept or [strip_markers(claim).strip()]
