@@ -91,7 +91,10 @@ class ExtractiveGenerator:
         chosen = self.select(question, hits)
         parts = _parts(question)
         if chosen and len(parts) > 1:  # each part's best sentence first, then the rest
-            best = [max(got, key=lambda c: c.score) for p in parts if (got := self.select(p, hits))]
+            best: list[_Candidate] = []
+            for p in parts:  # the best sentence for this part that no other part took
+                got = [c for c in self.select(p, hits) if c.text not in {b.text for b in best}]
+                best += [max(got, key=lambda c: c.score)] if got else []
             ranked = sorted(chosen, key=lambda c: -c.score)
             merged = list({(c.hit, c.text): c for c in [*best, *ranked]}.values())
             chosen = _readable(merged[: max(self.max_sentences, len(best))], hits)
@@ -111,7 +114,8 @@ class ExtractiveGenerator:
         # what does not answer: no amount when one is asked, or only other periods than asked
         years = set(_YEAR.findall(question))
         blocked = set()
-        needs_amount = wants_figures and bool(_AMOUNT_ASKED.search(question))
+        # an amount asked outright, or for a period: "net sales in 2017"
+        needs_amount = wants_figures and bool(_AMOUNT_ASKED.search(question) or years)
         for k, (_, s) in enumerate(pool):
             said = set(_YEAR.findall(s))
             if (needs_amount and not _states_amount(s)) or (years and said and not said & years):

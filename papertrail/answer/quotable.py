@@ -36,6 +36,8 @@ _CUT_END = re.compile(r"[.!?:;)\]\"'%\d]$")  # how a finished sentence or table 
 # A page number (or a footnote number) left after a sentence's full stop by extraction:
 # "... results on translation. 1", "... during training: 7"
 _TRAILING_NUMBER = re.compile(r"(?<=[.!?:;])\s+\d{1,3}$")
+# A repository's stamp printed sideways in the margin, read into the text beside it
+_STAMP = re.compile(r"\s*\barXiv:\d{4}\.\d{4,5}(?:v\d+)?\s*\[[^\]]{1,20}\]\s*\d{1,2} \w{3,9} \d{4}")
 _PAGE_NUMBER_LINE = re.compile(r"^\s*(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?\s*$", re.I)
 _DANGLING = re.compile(r"(?:\s[=+\u00b7*/<>-]|,)$")  # ends on an operator or comma: cut
 _CELL = r"(?:\$\s?)?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|[\u2014\u2013-]"  # 1,234 (56) 4.5% —
@@ -65,16 +67,17 @@ def quotable(chunk: Chunk) -> list[Quote]:
 
 def _without_page_numbers(chunk: Chunk) -> str:
     """The chunk's text without a first or last line that is only a page number ("9",
-    "Page 3 of 40"), so the sentence the page cut off is seen as cut, not as ending in 9."""
+    "Page 3 of 40"), so the sentence the page cut off is seen as cut, not as ending in 9,
+    and without a margin stamp read into it."""
     text = chunk.text
     if len(chunk.lines) < 2:
-        return text
+        return _STAMP.sub("", text)
     first, last = chunk.lines[1], chunk.lines[-1]
     if _PAGE_NUMBER_LINE.match(text[last:]):
         text = text[:last]
     if _PAGE_NUMBER_LINE.match(text[:first]):
         text = " " * first + text[first:]  # offsets kept for whoever maps them back
-    return text
+    return _STAMP.sub("", text)
 
 
 def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
@@ -85,7 +88,7 @@ def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
     a one-line notice): ``alone`` says so, by default when ``text`` is one piece.
     """
     out = []
-    for s in split_sentences(text, hard_newlines=False):
+    for s in split_sentences(_STAMP.sub("", text), hard_newlines=False):
         pieces = [s]
         if len(s) > MAX_CHARS or len(excerpt_numbers(s)) >= TABLE_NUMBERS:
             pieces = [p for p in ROW_START.split(s) if p.strip()]
@@ -97,7 +100,7 @@ def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
                 p = p[cut:].strip()
             out.append(p.strip())
     if len(out) == 1 and alone is not False and out[0] and not out[0][0].islower():
-        return out
+        return [] if _never(_TRAILING_NUMBER.sub("", out[0])) else out
     out = [s[: m.start()].rstrip() if (m := _FOOTNOTE.search(s)) else s for s in out]
     out = [_TRAILING_NUMBER.sub("", s) for s in out]
     return [
@@ -105,14 +108,17 @@ def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
         for s in out
         if word_count(s) >= MIN_WORDS
         and not s[0].islower()
-        and not s.endswith(":")  # a lead-in: what it announces is not in it
-        and not _DANGLING.search(s)
         and not (s.startswith("(") and s.endswith(")"))  # an aside: "(In millions)"
         and not _YEARS_RUN.search(s)
         and not _title_only(s)
-        and not bare_row(s)
-        and not is_boilerplate(s)
+        and not _never(s)
     ]
+
+
+def _never(s: str) -> bool:
+    """Never an answer, even as an excerpt's only text: a lead-in (what it announces is
+    not in it), a sentence cut on an operator or comma, a bare row, boilerplate."""
+    return s.endswith(":") or bool(_DANGLING.search(s)) or bare_row(s) or is_boilerplate(s)
 
 
 def bare_row(text: str) -> bool:

@@ -86,3 +86,13 @@ def test_page_numbers_lead_ins_bare_rows_and_boilerplate_are_never_quotable():
     )
     texts = [q.text for q in quotable(chunk(text, index=0))]
     assert texts == ["The decoder also has six layers and attends over the encoder output."]
+
+
+def test_a_margin_stamp_and_a_page_number_line_are_not_part_of_a_sentence():
+    text = (
+        "We show that it generalizes well to parsing. arXiv:1706.03762v7 [cs.CL] 2 Aug 2023 "
+        "During inference, we\n9"
+    )
+    lines = (0, text.index("During"), text.index("9"))
+    c = Chunk("d" * 64, "paper.pdf", 4, 9, text, (), "", lines)
+    assert [q.text for q in quotable(c)] == ["We show that it generalizes well to parsing."]
