@@ -1,18 +1,22 @@
 """The offline answerer: states a table figure, or quotes the sentences that answer.
 
 ``ExtractiveGenerator`` implements the ``Generator`` protocol without an LLM.
-For a question about an amount that a retrieved table holds, it states the
-row, the year and the value with its unit (``table_answer``). Otherwise it
-takes the quotable sentences of each excerpt (``quotable``: no headings,
-labels, column headings or sentences cut by the excerpt), scores each against
-the question by the question's rarity-weighted words and figures it contains,
-by embedding cosine when an embedder is given, and by the excerpt's rank, and
-quotes the best few that do not repeat each other, one per line, each with the
-``[n]`` of its excerpt: the best excerpt's sentences first, each excerpt's in
-reading order. When nothing scores well enough it returns the refusal
-sentence. It never paraphrases prose, so its citations pass verification by
-construction; it does not compute, compare or summarise, and it leaves the
-"extractive" label to the caller.
+When a retrieved table holds the row the question names, it states the row,
+the year and the value with its unit (``tables``), unless the question asks why
+or how. Otherwise it takes the quotable sentences of each excerpt (``quotable``:
+no headings, labels, page numbers, lead-ins, bare table rows, boilerplate or
+sentences cut by the excerpt), sets aside those that cannot answer (no amount
+when the question asks for one or names a period; only other years than the
+one asked), scores the rest against the question by its rarity-weighted words
+and figures, by embedding cosine when an embedder is given, and by the
+excerpt's rank, and quotes the best few that do not repeat each other, one per
+line, each with the ``[n]`` of its excerpt: the best excerpt's sentences first,
+each excerpt's in reading order. A question that asks two things ("which
+hardware ..., and how long ...?") gets the best sentence for each. When nothing
+answers it returns the refusal sentence, with the closest passages as notes
+(passages to read, not an answer). It never paraphrases prose, so its
+citations pass verification by construction; it does not compute, compare or
+summarise, and it leaves the "extractive" label to the caller.
 """
 
 from __future__ import annotations

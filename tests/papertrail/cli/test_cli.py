@@ -45,9 +45,7 @@ def test_ask_prints_verified_answer_and_writes_pngs(tmp_path, pt, capsys):
     assert f"image: {pngs[0]}" in printed.out
 
 
-def test_pictures_of_two_answers_citing_one_page_do_not_overwrite_each_other(
-    tmp_path, pt, capsys
-):
+def test_pictures_of_two_answers_citing_one_page_do_not_overwrite_each_other(tmp_path, pt, capsys):
     pdf = tmp_path / "paper.pdf"
     pdf.write_bytes(pdfs.paper_pdf())
     out = tmp_path / "out"
