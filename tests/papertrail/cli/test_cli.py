@@ -6,6 +6,7 @@ import argparse
 import io
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -54,13 +55,13 @@ def test_pictures_of_two_answers_citing_one_page_do_not_overwrite_each_other(tmp
         main(["ask", str(pdf), q, "--out", str(out)], pipeline=pt)
         lines = capsys.readouterr().out.splitlines()
         paths = [line[len("image: ") :] for line in lines if line.startswith("image: ")]
-        answers.append({p: open(p, "rb").read() for p in paths})
+        answers.append({p: Path(p).read_bytes() for p in paths})
     first, second = answers
     pages = [p.split("-p")[1].split("-")[0] for p in [*first, *second]]
     assert first and second and len(set(pages)) < len(pages)  # they cite one page
     assert not set(first) & set(second)  # under names of their own
     for path, png in (first | second).items():  # each still as its answer wrote it
-        assert open(path, "rb").read() == png
+        assert Path(path).read_bytes() == png
 
 
 def test_ask_json_lists_citations_with_boxes(tmp_path, pt, capsys):
