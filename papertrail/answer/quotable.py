@@ -38,6 +38,7 @@ _CUT_END = re.compile(r"[.!?:;)\]\"'%\d]$")  # how a finished sentence or table 
 _TRAILING_NUMBER = re.compile(r"(?<=[.!?:;])\s+\d{1,3}$")
 # A repository's stamp printed sideways in the margin, read into the text beside it
 _STAMP = re.compile(r"\s*\barXiv:\d{4}\.\d{4,5}(?:v\d+)?\s*\[[^\]]{1,20}\]\s*\d{1,2} \w{3,9} \d{4}")
+_RULE = re.compile(r"\s*(?:_{3,}|={3,}|\.{4,})\s*")  # a drawn rule or dot leader read as text
 _PAGE_NUMBER_LINE = re.compile(r"^\s*(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?\s*$", re.I)
 _DANGLING = re.compile(r"(?:\s[=+\u00b7*/<>-]|,)$")  # ends on an operator or comma: cut
 _CELL = r"(?:\$\s?)?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|[\u2014\u2013-]"  # 1,234 (56) 4.5% —
@@ -88,7 +89,7 @@ def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
     a one-line notice): ``alone`` says so, by default when ``text`` is one piece.
     """
     out = []
-    for s in split_sentences(_STAMP.sub("", text), hard_newlines=False):
+    for s in split_sentences(_RULE.sub(" ", _STAMP.sub("", text)).strip(), hard_newlines=False):
         pieces = [s]
         if len(s) > MAX_CHARS or len(excerpt_numbers(s)) >= TABLE_NUMBERS:
             pieces = [p for p in ROW_START.split(s) if p.strip()]
