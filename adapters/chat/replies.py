@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from papertrail.render.names import image_name
 from papertrail.text.names import safe_filename
 from papertrail.types import Answer, Citation, Document, Snippet
 from papertrail.verify.evidence import shown
@@ -16,7 +17,7 @@ from papertrail.verify.evidence import shown
 
 @dataclass(frozen=True)
 class Image:
-    filename: str  # safe file name, e.g. "1-p3-report.png"
+    filename: str  # safe file name, e.g. "1-p3-1a2b3c4d-report.png"
     png: bytes
     title: str  # e.g. "[1] report.pdf, page 3"
 
@@ -111,7 +112,7 @@ def answer_reply(answer: Answer, *, extra_warnings: Sequence[str] = ()) -> Reply
         warnings.append(UNGROUNDED)
     warnings.extend(answer.notes)
     snippets = {s.n: s for s in answer.snippets}
-    sources = tuple(_source(c, snippets.get(c.n)) for c in answer.citations if c.chunk)
+    sources = tuple(_source(c, snippets.get(c.n), answer) for c in answer.citations if c.chunk)
     return Reply(
         kind="answer",
         text=answer.text,
@@ -122,12 +123,11 @@ def answer_reply(answer: Answer, *, extra_warnings: Sequence[str] = ()) -> Reply
     )
 
 
-def _source(c: Citation, snippet: Snippet | None) -> Source:
+def _source(c: Citation, snippet: Snippet | None, answer: Answer) -> Source:
     image = None
     if snippet is not None:
-        stem = safe_filename(snippet.doc_name, suffix="").rsplit(".", 1)[0]
         image = Image(
-            filename=safe_filename(f"{c.n}-p{snippet.page}-{stem}.png", suffix=".png"),
+            filename=safe_filename(image_name(snippet, answer), suffix=".png"),
             png=snippet.png,
             title=f"[{c.n}] {snippet.doc_name}, page {snippet.page}",
         )

@@ -25,6 +25,7 @@ from papertrail.cli.progress import ProgressBar
 from papertrail.envvars import environment
 from papertrail.errors import PaperTrailError
 from papertrail.offline import offline_env
+from papertrail.render.names import image_name
 from papertrail.settings import Settings
 from papertrail.text.names import safe_filename
 
@@ -321,9 +322,8 @@ def _ask(pt, args) -> int:
     paths = []
     if answer.snippets:
         args.out.mkdir(parents=True, exist_ok=True)
-        for s in answer.snippets:
-            stem = safe_filename(s.doc_name, suffix="").rsplit(".", 1)[0]
-            path = args.out / f"citation-{s.n}-p{s.page}-{stem}.png"
+        for s in answer.snippets:  # named per answer: the next question's keep their own
+            path = args.out / safe_filename(f"citation-{image_name(s, answer)}", suffix=".png")
             path.write_bytes(s.png)
             paths.append(path)
     if args.as_json:

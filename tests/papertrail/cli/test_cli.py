@@ -6,6 +6,7 @@ import argparse
 import io
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -43,6 +44,24 @@ def test_ask_prints_verified_answer_and_writes_pngs(tmp_path, pt, capsys):
     pngs = sorted(out.glob("citation-*.png"))
     assert pngs and pngs[0].read_bytes()[:4] == b"\x89PNG"
     assert f"image: {pngs[0]}" in printed.out
+
+
+def test_pictures_of_two_answers_citing_one_page_do_not_overwrite_each_other(tmp_path, pt, capsys):
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_bytes(pdfs.paper_pdf())
+    out = tmp_path / "out"
+    answers = []  # per answer: image path -> the bytes it wrote
+    for q in ["What BLEU on English-to-German?", "What BLEU on English-to-French?"]:
+        main(["ask", str(pdf), q, "--out", str(out)], pipeline=pt)
+        lines = capsys.readouterr().out.splitlines()
+        paths = [line[len("image: ") :] for line in lines if line.startswith("image: ")]
+        answers.append({p: Path(p).read_bytes() for p in paths})
+    first, second = answers
+    pages = [p.split("-p")[1].split("-")[0] for p in [*first, *second]]
+    assert first and second and len(set(pages)) < len(pages)  # they cite one page
+    assert not set(first) & set(second)  # under names of their own
+    for path, png in (first | second).items():  # each still as its answer wrote it
+        assert Path(path).read_bytes() == png
 
 
 def test_ask_json_lists_citations_with_boxes(tmp_path, pt, capsys):
