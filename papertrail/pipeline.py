@@ -15,7 +15,6 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,8 +25,8 @@ from papertrail.embed.once import embed_once
 from papertrail.errors import PaperTrailError
 from papertrail.protocols import Embedder, Generator, Store
 from papertrail.read.chunking import chunk_blocks
-from papertrail.read.pdf import read_pdf
-from papertrail.render.render import render_citations
+from papertrail.read.pdf import decrypted, read_pdf
+from papertrail.render.citations import render_citations
 from papertrail.retrieve.retriever import Retriever
 from papertrail.settings import Settings
 from papertrail.store.blobs import Blobs, ChromaBlobs
@@ -200,7 +199,7 @@ class PaperTrail:
         embed_s = store_s = 0.0
         embedded = 0
         try:
-            self.files.save(channel, doc_id, data, password)
+            self.files.save(channel, doc_id, decrypted(data, password))
             # the same bytes already embedded in another channel: copy their vectors
             known = self.store.vectors_elsewhere(channel, doc_id)
             for i in range(0, len(chunks), self.embed_batch):
@@ -279,7 +278,7 @@ class PaperTrail:
         checked = verify_answer(draft.text, hits, embedder=self.embedder)
         snippets = ()
         if render and checked.citations:
-            snippets = tuple(self._render(channel, checked.citations))
+            snippets = tuple(self.render(channel, checked.citations))
         return Answer(
             question=question,
             text=checked.text,
@@ -321,16 +320,9 @@ class PaperTrail:
             self.files.delete(channel, d.doc_id)
         return docs
 
-    def render_later(self, channel: str, citations: Sequence[Citation]) -> Future[list[Snippet]]:
-        """Render the snippets of ``citations`` on a background thread.
-
-        For a caller that posts the answer text first (``ask(render=False)``)
-        and attaches the pictures when they are ready: the reply does not wait
-        for rendering, and nothing is rendered for an answer never shown.
-        """
-        return _RENDERER.submit(self._render, channel, tuple(citations))
-
-    def _render(self, channel: str, citations: Sequence[Citation]) -> list[Snippet]:
+    def render(self, channel: str, citations: Sequence[Citation]) -> list[Snippet]:
+        """The page pictures of ``citations`` (for a caller that asked with ``render=False``
+        and posts the text first)."""
         settings = self.settings
         return render_citations(
             citations,
@@ -338,7 +330,3 @@ class PaperTrail:
             zoom=settings.render_zoom,
             max_width=settings.max_image_width,
         )
-
-
-# One thread: PyMuPDF serialises rendering anyway, and a queue keeps memory flat.
-_RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="papertrail-render")

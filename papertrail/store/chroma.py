@@ -33,9 +33,8 @@ import chromadb
 import numpy as np
 from chromadb.config import Settings as ChromaSettings
 
-from papertrail.embed.model import BUNDLED_NAME, model_name
 from papertrail.errors import PaperTrailError
-from papertrail.settings import Settings
+from papertrail.settings import BUNDLED_NAME, Settings, model_name
 from papertrail.store.records import chunk, chunk_meta, document, document_meta, rows
 from papertrail.types import Chunk, Document
 
