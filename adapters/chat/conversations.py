@@ -6,7 +6,7 @@ mention, and a follow-up is read against the questions before it
 the adapters ("slack:T1:C1:1700000000.000100", "discord:<thread or message
 id>"). ``Conversations`` keeps them in memory, bounded, least recently used
 first out: after a restart, threads need a mention again. Several workers
-share them through ``RedisThreads`` (``redis_state.py``) behind the ``Threads``
+share them through ``RedisThreads`` (``bot/redis/state.py``) behind the ``Threads``
 seam.
 """
 

@@ -9,7 +9,7 @@ so the registry maps it back to (channel, document), and a document leaves the
 channel only when no live share of the same bytes is left there. It is a small
 JSON file written atomically after each change, so it survives restarts; it
 holds no platform objects, and serves one process (one data directory);
-several workers share ``RedisShares`` (``redis_state.py``) instead.
+several workers share ``RedisShares`` (``bot/redis/state.py``) instead.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Slack events -> ``ChatService`` calls: questions, drops, follow-ups and deletions.
 
 ``SlackBot.on_event`` decides in microseconds what an event is and queues the
-work on the channel's worker (``slack_worker``): a mention or DM is a
+work on the channel's worker (``worker.py``): a mention or DM is a
 question; a reply in a thread where the bot answered is a follow-up and needs
 no mention; a PDF shared without a mention (``message``/``file_share`` or
 ``file_shared``) is indexed at once, shown by a reaction that turns from ⏳ to
@@ -12,8 +12,7 @@ dropped on (team, channel, ts) or (team, file id) through ``SeenSet``. Every
 queued unit of work is a plain-data job (``queue``/``run``: kind, ids, the
 event), so another process could run it; only strings and ``Attachment``s
 cross into the service, no Slack payload does. Gathering files is
-``slack_files``, writing the thread ``slack_reply``, commands
-``slack_commands``.
+``files.py``, writing the thread ``reply.py``, commands ``commands.py``.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from slack_sdk.errors import SlackApiError
 
 from adapters.chat.dedup import SeenSet
 from adapters.chat.service import ChatService, Mention, Reply
-from adapters.slack.commands import run_command
+from adapters.slack.commands import CommandSeat, run_command
 from adapters.slack.files import SlackDownloader, gather, is_pdf, share_attachments
 from adapters.slack.ids import library, mentions, strip_mention, thread_key
 from adapters.slack.reply import ThreadResponder
@@ -170,7 +169,10 @@ class SlackBot:
             gone = self.service.forget_files([job["file_id"]], where)
             log.info("file %s deleted: forgot %d document(s)", job["file_id"], len(gone))
         elif kind == "command":
-            run_command(self, job["command"], Respond(response_url=job["response_url"]))
+            seat = CommandSeat(post=self.post_question, is_admin=self.is_admin)
+            run_command(
+                self.service, seat, job["command"], Respond(response_url=job["response_url"])
+            )
 
     def _responder(
         self, channel: str, thread_ts: str, progress_ts: str | None = None
@@ -182,6 +184,13 @@ class SlackBot:
             interval=self.progress_interval,
             progress_ts=progress_ts,
         )
+
+    def post_question(self, channel: str, text: str) -> ThreadResponder:
+        """Post ``text`` (a slash command's question) in ``channel``; its thread's responder."""
+        posted = self.client.chat_postMessage(
+            channel=channel, text=text, parse="none", unfurl_links=False
+        )
+        return self._responder(channel, posted["ts"])
 
     def answer(self, team: str, event: dict, responder: ThreadResponder | None = None) -> None:
         """Gather the files, ask the service, write the thread."""

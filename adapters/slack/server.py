@@ -2,7 +2,7 @@
 
 ``run_http`` serves ``/slack/events`` (signed event and slash-command
 requests) and ``/healthz``; ``run_socket_mode`` needs an ``xapp-`` token.
-What the listeners do is ``slack_events.py``'s and ``slack_commands.py``'s.
+What the listeners do is ``events.py``'s and ``commands.py``'s.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 ``ExtractiveGenerator`` implements the ``Generator`` protocol without an LLM.
 For a question about an amount that a retrieved table holds, it states the
-row, the year and the value with its unit (``table_answer``). Otherwise it
+row, the year and the value with its unit (``tables``). Otherwise it
 takes the quotable sentences of each excerpt (``quotable``: no headings,
 labels, column headings or sentences cut by the excerpt), scores each against
 the question by the question's rarity-weighted words and figures it contains,
