@@ -254,12 +254,19 @@ class PaperTrail:
         render: bool = True,
         k: int | None = None,
         mode: str = "hybrid",
+        documents: Sequence[Document] | None = None,
     ) -> Answer:
-        """Answer from the channel's ready documents (or only ``doc_ids``)."""
+        """Answer from the channel's ready documents (or only ``doc_ids``).
+
+        ``documents`` are the channel's ready documents when the caller has just
+        read them (``documents(channel)``): the registry is read once per question.
+        """
         question = question.strip()
         if not question:
             raise PaperTrailError("Ask a question about your PDF.", code="no_question")
-        docs = {d.doc_id: d for d in self.store.documents(channel)}
+        if documents is None:
+            documents = self.store.documents(channel)
+        docs = {d.doc_id: d for d in documents}
         if not docs:
             raise PaperTrailError(
                 "No PDF is indexed here yet. Upload a PDF and mention me with your question.",
@@ -272,7 +279,12 @@ class PaperTrail:
                     "That document is not indexed in this channel.", code="unknown_document"
                 )
         hits = self.retriever.search(
-            channel, question, k=k or self.settings.top_k, doc_ids=doc_ids, mode=mode
+            channel,
+            question,
+            k=k or self.settings.top_k,
+            doc_ids=doc_ids,
+            mode=mode,
+            documents=list(docs.values()),
         )
         draft = self.generator.generate(question, hits)
         checked = verify_answer(draft.text, hits, embedder=self.embedder)

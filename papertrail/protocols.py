@@ -64,9 +64,19 @@ class Store(Protocol):
     def chunks(self, channel: str, doc_ids: Iterable[str] | None = None) -> list[Chunk]: ...
 
     def query(
-        self, channel: str, vector: np.ndarray, k: int, doc_ids: Iterable[str] | None = None
+        self,
+        channel: str,
+        vector: np.ndarray,
+        k: int,
+        doc_ids: Iterable[str] | None = None,
+        *,
+        documents: Sequence[Document] | None = None,
     ) -> list[tuple[Chunk, float]]:
-        """The ``k`` nearest chunks with cosine similarity, best first."""
+        """The ``k`` nearest chunks with cosine similarity, best first.
+
+        ``documents``: the channel's ready documents as the caller just read them
+        (one registry read per question); None reads them.
+        """
         ...
 
     def chunk_vectors(self, channel: str, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]: ...

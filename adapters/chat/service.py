@@ -177,16 +177,19 @@ class ChatService:
 
         attachments = [replace(a, owner=a.owner or mention.user) for a in own]
         attachments += [a for a in mention.attachments if a.source != "message"]
-        doc_ids, warnings = self.intake.in_reach(mention.channel, attachments, progress)
+        reach = self.intake.in_reach(mention.channel, attachments, progress)
+        doc_ids, warnings, library = reach.asked, reach.warnings, reach.documents
         if not text:
-            names = ", ".join(d.name for d in self._docs(mention.channel, doc_ids))
+            names = ", ".join(d.name for d in library if d.doc_id in doc_ids)
             return Reply(
                 kind="list",
                 text=f"Indexed {names}. Mention me with a question about it.",
                 warnings=tuple(warnings),
             )
-        question, doc_ids = self._resolve(mention, text, doc_ids)
-        answer = self.pipeline.ask(mention.channel, question, doc_ids=doc_ids or None)
+        question, doc_ids = self._resolve(mention, text, doc_ids, library)
+        answer = self.pipeline.ask(
+            mention.channel, question, doc_ids=doc_ids or None, documents=library
+        )
         cited = tuple(dict.fromkeys(c.chunk.doc_id for c in answer.citations if c.chunk))
         self.conversations.record(mention.thread, Turn(question, cited))
         reply = answer_reply(answer, extra_warnings=warnings)
@@ -194,7 +197,7 @@ class ChatService:
             reply = replace(reply, footer=f"Read as: {question} · {reply.footer}")
         return reply
 
-    def _resolve(self, mention: Mention, text: str, doc_ids: list[str]):
+    def _resolve(self, mention: Mention, text: str, doc_ids: list[str], library: list[Document]):
         """A follow-up made standalone against its thread, and the documents to search."""
         turns = self.conversations.turns(mention.thread)
         if not turns or doc_ids:
@@ -202,7 +205,7 @@ class ChatService:
         question = condense(self.complete, [t.question for t in turns], text)
         if question == text:
             return text, doc_ids
-        live = {d.doc_id for d in self.pipeline.documents(mention.channel)}
+        live = {d.doc_id for d in library}
         cited = [d for t in turns for d in t.doc_ids if d in live]
         return question, list(dict.fromkeys(cited))  # the thread's documents first
 
@@ -244,6 +247,3 @@ class ChatService:
                     "Deleting the file from the channel also removes it."
                 )
         return ""
-
-    def _docs(self, channel: str, doc_ids: list[str]) -> list[Document]:
-        return [d for d in self.pipeline.documents(channel) if d.doc_id in doc_ids]

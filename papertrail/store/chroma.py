@@ -270,9 +270,14 @@ class ChromaStore:
         vector: np.ndarray,
         k: int,
         doc_ids: Iterable[str] | None = None,
+        *,
+        documents: Sequence[Document] | None = None,
     ) -> list[tuple[Chunk, float]]:
-        """The ``k`` nearest chunks of ready documents, with cosine similarity, best first."""
-        every = self.ready_ids(channel)
+        """The ``k`` nearest chunks of ready documents, with cosine similarity, best first.
+
+        ``documents`` are the channel's ready documents if the caller has read them.
+        """
+        every = self.ready_ids(channel) if documents is None else [d.doc_id for d in documents]
         wanted = None if doc_ids is None else set(doc_ids)
         ready = every if wanted is None else [d for d in every if d in wanted]
         if not ready or k <= 0:
