@@ -13,9 +13,10 @@ seam.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Protocol
+
+from cachetools import LRUCache
 
 MAX_THREADS = 5000  # threads remembered; each holds a few short strings
 MAX_TURNS = 5  # questions kept per thread: condensation reads the last few
@@ -36,11 +37,11 @@ class Threads(Protocol):
 
 
 class Conversations:
-    """Thread id -> its last turns; thread-safe."""
+    """Thread id -> its last turns (a ``cachetools.LRUCache`` under a lock); thread-safe."""
 
     def __init__(self, max_threads: int = MAX_THREADS) -> None:
         self.max_threads = max_threads
-        self._turns: OrderedDict[str, list[Turn]] = OrderedDict()
+        self._turns: LRUCache[str, list[Turn]] = LRUCache(max_threads)
         self._lock = threading.Lock()
 
     def __contains__(self, thread: str) -> bool:
@@ -54,13 +55,11 @@ class Conversations:
     def record(self, thread: str, turn: Turn) -> None:
         if not thread:
             return
-        with self._lock:
-            turns = self._turns.pop(thread, [])
-            self._turns[thread] = (turns + [turn])[-MAX_TURNS:]
-            while len(self._turns) > self.max_threads:
-                self._turns.popitem(last=False)
+        with self._lock:  # storing makes it the most recently used; the least used goes
+            self._turns[thread] = (self._turns.get(thread, []) + [turn])[-MAX_TURNS:]
 
     def open(self, thread: str) -> None:
         """Mark ``thread`` as one the bot speaks in (e.g. it posted a slash-command answer)."""
         with self._lock:
-            self._turns.setdefault(thread, [])
+            if thread not in self._turns:
+                self._turns[thread] = []

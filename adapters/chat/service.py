@@ -130,6 +130,14 @@ class ChatService:
             return False
         return text is None or wants_answer(text, with_files=with_files)
 
+    def close(self) -> None:
+        """Close the pipeline this service answers with (its store client, LLM connection).
+        The share registry and thread memory hold nothing open (Redis ones share the
+        coordination connection, which ``bot/wiring.py`` closes)."""
+        close = getattr(self.pipeline, "close", None)
+        if callable(close):
+            close()
+
     # -- internals ---------------------------------------------------------------
 
     def indexing(self, channel: str) -> list[str]:
