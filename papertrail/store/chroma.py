@@ -63,6 +63,7 @@ class ChromaStore:
         self._collections: dict[str, object] = {}
         self._indexing: set[str] = set()  # registry ids being indexed by this process
         self._lock = threading.RLock()
+        self.closed = False
         limit = int(client.get_max_batch_size())
         self._batch = max(1, min(batch_size, limit) if batch_size > 0 else limit)
 
@@ -85,6 +86,7 @@ class ChromaStore:
         """Close the Chroma client (its SQLite files, or its connection to the server)."""
         with self._lock:
             self._collections.clear()
+            self.closed = True
         self.client.close()
 
     def collection_name(self, channel: str) -> str:
