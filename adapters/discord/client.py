@@ -20,11 +20,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections import OrderedDict
 from collections.abc import Awaitable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import discord
+from cachetools import LRUCache
 
 from adapters.chat.replies import HISTORY_FALLBACK
 from adapters.chat.service import ChatService, Mention, Reply
@@ -136,7 +136,8 @@ class PaperTrailClient(discord.Client):
         self.max_bytes = max_bytes
         self.progress_interval = progress_interval
         self.busy = 0  # questions being handled right now
-        self.answers: OrderedDict[int, str] = OrderedDict()  # bot message id -> conversation
+        # bot message id -> conversation; the least recently used go first
+        self.answers: LRUCache[int, str] = LRUCache(MAX_ANSWERS)
         self.sync_commands = sync_commands
         self.tree = add_slash_commands(self, self.serve_interaction) if slash_commands else None
 
@@ -225,8 +226,6 @@ class PaperTrailClient(discord.Client):
                 await sink.deliver(render_reply(reply, upload_limit=sink.upload_limit))
                 for message_id in sink.sent if thread else ():
                     self.answers[message_id] = thread
-                    while len(self.answers) > MAX_ANSWERS:
-                        self.answers.popitem(last=False)
             except discord.HTTPException as e:
                 log.warning("could not post the reply: %s", e)
                 await apologise(sink, e)

@@ -18,9 +18,9 @@ cross into the service, no Slack payload does. Gathering files is
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import replace
 
+from cachetools import TTLCache
 from slack_bolt.context.respond import Respond
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 _ADDRESSING_SUBTYPES = {None, "file_share", "thread_broadcast"}
 INDEXING, INDEXED, FAILED = "hourglass_flowing_sand", "white_check_mark", "x"
 ADMIN_TTL = 300.0  # seconds a users.info answer is trusted
+MAX_ADMINS = 10_000  # users.info answers remembered (oldest out first)
 
 
 class SlackBot:
@@ -68,7 +69,7 @@ class SlackBot:
         self.progress_interval = progress_interval
         self.signing_secret = signing_secret
         self.bot_user_id = ""  # learnt from the first event's context
-        self._admins: dict[str, tuple[float, bool]] = {}  # user -> (checked at, admin)
+        self._admins: TTLCache[str, bool] = TTLCache(MAX_ADMINS, ADMIN_TTL)  # user -> admin
 
     # -- routing (on Bolt's thread: cheap, never blocks) --------------------------
 
@@ -238,17 +239,16 @@ class SlackBot:
 
     def is_admin(self, user: str) -> bool:
         """Workspace admin or owner, by ``users.info`` (needs ``users:read``)."""
-        now = time.monotonic()
         cached = self._admins.get(user)
-        if cached and now - cached[0] < ADMIN_TTL:
-            return cached[1]
+        if cached is not None:
+            return cached
         try:
             info = self.client.users_info(user=user).get("user") or {}
         except SlackApiError as err:
             log.warning("users.info failed: %s", err.response.get("error"))
             return False  # unknown: refuse, the refusal says who may
         admin = bool(info.get("is_admin") or info.get("is_owner"))
-        self._admins[user] = (now, admin)
+        self._admins[user] = admin
         return admin
 
     def _react(self, channel: str, ts: str, name: str, *, remove: bool = False) -> None:
