@@ -46,6 +46,7 @@ DOMAIN_SHORTCUTS = (
 PLATFORMS = {  # platform package -> the SDKs it may use
     "adapters.slack": ("slack_bolt", "slack_sdk"),
     "adapters.discord": ("discord",),
+    "adapters.web": ("aiohttp",),
     "adapters.local": (),
 }
 ONLY_HOME = {  # third-party package -> the one folder that may import it
