@@ -17,9 +17,18 @@ from pathlib import Path
 from papertrail.envvars import describe as describe_fields
 from papertrail.envvars import env_field, read_env
 from papertrail.errors import PaperTrailError
-from papertrail.read.uploads import DEFAULT_MAX_PDF_MB
 
 REFUSAL = "The documents provided do not contain the answer to this question."
+DEFAULT_MAX_PDF_MB = 50.0  # PAPERTRAIL_MAX_PDF_MB's default, and the adapters' download cap
+BUNDLED_NAME = "all-MiniLM-L6-v2"  # the name of the bundled model, used for collection names
+
+
+def model_name(model: str = "") -> str:
+    """The stable identifier of embedding ``model`` ("" = bundled) without loading it."""
+    model = model.strip()
+    if not model:
+        return BUNDLED_NAME
+    return model.rstrip("/") or model
 
 
 _f = env_field

@@ -16,9 +16,10 @@ several workers, behind the ``Threads`` seam.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Protocol
+
+from cachetools import LRUCache
 
 MAX_THREADS = 5000  # threads remembered; each holds a few short strings
 MAX_TURNS = 5  # questions kept per thread: condensation reads the last few
@@ -39,12 +40,12 @@ class Threads(Protocol):
 
 
 class Conversations:
-    """Thread id -> its last turns; thread-safe."""
+    """Thread id -> its last turns (a ``cachetools.LRUCache`` under a lock); thread-safe."""
 
     def __init__(self, max_threads: int = MAX_THREADS) -> None:
         self.max_threads = max_threads
-        self._turns: OrderedDict[str, list[Turn]] = OrderedDict()
-        self._links: OrderedDict[str, str] = OrderedDict()  # bot message -> thread
+        self._turns: LRUCache[str, list[Turn]] = LRUCache(max_threads)
+        self._links: LRUCache[str, str] = LRUCache(max_threads)  # bot message -> thread
         self._lock = threading.Lock()
 
     def __contains__(self, thread: str) -> bool:
@@ -58,25 +59,20 @@ class Conversations:
     def record(self, thread: str, turn: Turn) -> None:
         if not thread:
             return
-        with self._lock:
-            turns = self._turns.pop(thread, [])
-            self._turns[thread] = (turns + [turn])[-MAX_TURNS:]
-            while len(self._turns) > self.max_threads:
-                self._turns.popitem(last=False)
+        with self._lock:  # storing makes it the most recently used; the least used goes
+            self._turns[thread] = (self._turns.get(thread, []) + [turn])[-MAX_TURNS:]
 
     def open(self, thread: str) -> None:
         """Mark ``thread`` as one the bot speaks in (e.g. it posted a slash-command answer)."""
         with self._lock:
-            self._turns.setdefault(thread, [])
+            if thread not in self._turns:
+                self._turns[thread] = []
 
     def link(self, messages: list[str], thread: str) -> None:
         """The bot's ``messages`` belong to ``thread``: a reply to one continues it."""
         with self._lock:
             for m in messages:
-                self._links.pop(m, None)
                 self._links[m] = thread
-            while len(self._links) > self.max_threads:
-                self._links.popitem(last=False)
 
     def linked(self, message: str) -> str:
         """The thread a bot message belongs to ("" when unknown)."""

@@ -56,6 +56,15 @@ class Attachment:
         return looks_like_pdf(self.name, self.mimetype)
 
 
+@dataclass(frozen=True)
+class Reach:
+    """What a question can see once its PDFs are indexed."""
+
+    asked: list[str]  # doc ids of the PDFs attached to the question ([] = the whole library)
+    warnings: list[str]  # user-facing notes from indexing them
+    documents: list[Document]  # the channel's ready documents, read once for this question
+
+
 class Intake:
     """Indexes attachments into channels and records each share."""
 
@@ -71,12 +80,21 @@ class Intake:
         self._busy_guard = threading.Lock()
 
     def index(
-        self, channel: str, att: Attachment, progress: Progress | None = None
+        self,
+        channel: str,
+        att: Attachment,
+        progress: Progress | None = None,
+        documents: Sequence[Document] | None = None,
     ) -> tuple[Document, list[str]]:
-        """The document for ``att`` in ``channel`` (indexed now if needed) and warnings."""
+        """The document for ``att`` in ``channel`` (indexed now if needed) and warnings.
+
+        ``documents``: the channel's ready documents if the caller has read them.
+        """
         name = safe_filename(att.name)
         if att.key and (known := self.shares.get(att.key, channel)) is not None:
-            for d in self.pipeline.documents(channel):
+            if documents is None:
+                documents = self.pipeline.documents(channel)
+            for d in documents:
                 if d.doc_id == known.doc_id:
                     return d, []
         if self.is_forgotten(channel, att):
@@ -133,13 +151,14 @@ class Intake:
 
     def in_reach(
         self, channel: str, attachments: Sequence[Attachment], progress: Progress | None
-    ) -> tuple[list[str], list[str]]:
-        """Index the PDFs a question can see; the doc ids to ask, and warnings.
+    ) -> Reach:
+        """Index the PDFs a question can see; the doc ids to ask, warnings and the library.
 
         PDFs attached to the question itself narrow it to them. PDFs in its
         thread or recent history (a fallback for files shared before the bot
         was there) are indexed too, newest first and bounded, and the question
-        then goes to the whole library.
+        then goes to the whole library. The channel's documents are read once
+        here and handed on, with what was indexed now added.
         """
         own = [a for a in attachments if a.source == "message"]
         own_pdfs = [a for a in own if a.looks_like_pdf]
@@ -151,22 +170,25 @@ class Intake:
                 code="not_pdf",
             )
         nearby = [a for a in attachments if a.source != "message" and a.looks_like_pdf]
+        library = {d.doc_id: d for d in self.pipeline.documents(channel)}
         warnings: list[str] = []
         asked: list[str] = []
         for att in own_pdfs:
-            doc, notes = self.index(channel, att, progress)
+            doc, notes = self.index(channel, att, progress, list(library.values()))
+            library.setdefault(doc.doc_id, doc)
             asked.append(doc.doc_id)
             warnings += notes
         unreadable: PaperTrailError | None = None
         nearby = [a for a in nearby if not self.is_forgotten(channel, a)]
         for att in nearby[:MAX_PDFS_IN_REACH]:
             try:
-                self.index(channel, att, progress)
+                doc, _ = self.index(channel, att, progress, list(library.values()))
+                library.setdefault(doc.doc_id, doc)
             except PaperTrailError as e:  # an old bad file must not block the question
                 log.info("skipping %s from %s: %s", att.name, att.source, e.code)
                 if e.code == "missing_scope":
                     unreadable = e
-        if not asked and not self.pipeline.documents(channel):
+        if not asked and not library:
             if unreadable is not None:  # the PDF is there; the app may not read it
                 raise unreadable
             raise PaperTrailError(
@@ -174,7 +196,7 @@ class Intake:
                 "your message) and mention me with your question.",
                 code="no_documents",
             )
-        return asked, warnings
+        return Reach(asked, warnings, list(library.values()))
 
     def forget(self, channel: str, gone: Sequence[Share]) -> list[Document]:
         """Remove the documents of ``gone`` (already out of the registry) that have no

@@ -158,6 +158,14 @@ class ChatService:
         linked = getattr(self.conversations, "linked", None)
         return linked(message) if callable(linked) else ""
 
+    def close(self) -> None:
+        """Close the pipeline this service answers with (its store client, LLM connection).
+        The share registry and thread memory hold nothing open (Redis ones share the
+        coordination connection, which ``bot/wiring.py`` closes)."""
+        close = getattr(self.pipeline, "close", None)
+        if callable(close):
+            close()
+
     # -- internals ---------------------------------------------------------------
 
     def indexing(self, channel: str) -> list[str]:
@@ -205,16 +213,19 @@ class ChatService:
 
         attachments = [replace(a, owner=a.owner or mention.user) for a in own]
         attachments += [a for a in mention.attachments if a.source != "message"]
-        doc_ids, warnings = self.intake.in_reach(mention.channel, attachments, progress)
+        reach = self.intake.in_reach(mention.channel, attachments, progress)
+        doc_ids, warnings, library = reach.asked, reach.warnings, reach.documents
         if not text:
-            names = ", ".join(d.name for d in self._docs(mention.channel, doc_ids))
+            names = ", ".join(d.name for d in library if d.doc_id in doc_ids)
             return Reply(
                 kind="list",
                 text=f"Indexed {names}. Mention me with a question about it.",
                 warnings=tuple(warnings),
             )
-        question, doc_ids = self._resolve(mention, text, doc_ids)
-        answer = self.pipeline.ask(mention.channel, question, doc_ids=doc_ids or None)
+        question, doc_ids = self._resolve(mention, text, doc_ids, library)
+        answer = self.pipeline.ask(
+            mention.channel, question, doc_ids=doc_ids or None, documents=library
+        )
         cited = tuple(dict.fromkeys(c.chunk.doc_id for c in answer.citations if c.chunk))
         self.conversations.record(mention.thread, Turn(question, cited))
         reply = answer_reply(answer, extra_warnings=warnings)
@@ -222,7 +233,7 @@ class ChatService:
             reply = replace(reply, footer=f"Read as: {question} · {reply.footer}")
         return reply
 
-    def _resolve(self, mention: Mention, text: str, doc_ids: list[str]):
+    def _resolve(self, mention: Mention, text: str, doc_ids: list[str], library: list[Document]):
         """A follow-up made standalone against its thread, and the documents to search."""
         turns = self.conversations.turns(mention.thread)
         if not turns or doc_ids:
@@ -230,7 +241,7 @@ class ChatService:
         question = condense(self.complete, [t.question for t in turns], text)
         if question == text:
             return text, doc_ids
-        live = {d.doc_id for d in self.pipeline.documents(mention.channel)}
+        live = {d.doc_id for d in library}
         cited = [d for t in turns for d in t.doc_ids if d in live]
         return question, list(dict.fromkeys(cited))  # the thread's documents first
 

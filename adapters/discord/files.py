@@ -4,7 +4,7 @@ Discord's CDN URLs are signed, so no token is sent; the size limit is checked
 against the metadata before and against the bytes during the download. The
 owner (the author) and the post (the message id) travel with each attachment
 so the library can say who shared it and forget it when the message is
-deleted. Routing messages is ``discord_bot.py``'s job.
+deleted. Routing messages is ``client.py``'s job.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 (questions, DMs, thread follow-ups, PDFs shared without a mention, edits
 that turn a file into a tombstone), ``file_shared`` / ``file_deleted`` /
 ``file_unshared`` and the ``/papertrail`` command. Listeners only translate
-and queue (``slack_events``, ``slack_commands``); Bolt has already acked, so
+and queue (``events.py``, ``commands.py``); Bolt has already acked, so
 Slack's 3 s limit always holds. Serving it is ``slack_server``. Left out:
 OAuth/multi-workspace installs. With ``jobs`` (multi-worker mode) queued work
 goes to a Redis stream that every instance consumes (``bot/redis/jobs.py``,

@@ -6,7 +6,7 @@ capped connections and threads, a deadline per request), and nothing is
 parsed before ``admission.admit`` has checked its size, timestamp and
 signature; ``run_socket_mode`` needs an
 ``xapp-`` token.
-What the listeners do is ``slack_events.py``'s and ``slack_commands.py``'s.
+What the listeners do is ``events.py``'s and ``commands.py``'s.
 """
 
 from __future__ import annotations

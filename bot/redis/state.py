@@ -4,7 +4,7 @@ In multi-worker mode (``REDIS_URL``) any worker may receive the deletion of a
 file another worker indexed, or the follow-up in a thread another worker
 answered, and Slack instances have no disk that outlives a restart; so the
 ``Shares`` of ``library.py`` and the ``Threads`` of ``conversations.py`` live
-here in Redis, under the same ``papertrail:`` prefix as ``redis_coord.py``.
+here in Redis, under the same ``papertrail:`` prefix as ``coord.py``.
 
 Shares: one hash per channel (``shares:<channel key>``, field = platform file
 id, value = the ``Share`` as JSON), with two index sets to find them from a

@@ -31,10 +31,10 @@ from papertrail.answer.quotable import quotable
 from papertrail.answer.tables import figure_answer
 from papertrail.protocols import Embedder
 from papertrail.settings import REFUSAL
+from papertrail.text.coverage import coverage
 from papertrail.text.figures import claim_figures, excerpt_numbers
 from papertrail.text.words import content_words, rarity, stem
 from papertrail.types import Draft, Hit
-from papertrail.verify.verify import coverage
 
 MIN_RELEVANCE = 0.3  # best sentence must reach this (0..1) or the answer is a refusal
 KEEP_RATIO = 0.7  # further sentences must score this share of the best one

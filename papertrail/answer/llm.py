@@ -117,6 +117,11 @@ class _ChatGenerator:
         """(answer text, total tokens used if reported); raises ``_Failure``."""
         raise NotImplementedError
 
+    def complete(self, messages: list[dict[str, str]]) -> str:
+        """One plain chat call (no retry, budget or fallback): the ``ChatModel`` seam that
+        condenses follow-ups (``followup.condense``, which falls back on failure)."""
+        return self._complete(messages)[0]
+
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
         if not hits:
             return Draft(text=REFUSAL, mode=self.model)  # nothing to cite: no call needed

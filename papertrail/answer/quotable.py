@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 from papertrail.answer.boilerplate import is_boilerplate
 from papertrail.text.figures import excerpt_numbers
+from papertrail.text.rows import MAX_CHARS, ROW_START, TABLE_NUMBERS
 from papertrail.text.sentences import split_sentences, strip_heading
 from papertrail.types import Chunk
-from papertrail.verify.evidence import MAX_CHARS, ROW_START, TABLE_NUMBERS
 
 MIN_WORDS = 4  # shorter sentences are fragments or labels, not answers
 _YEARS_RUN = re.compile(r"(?:\b(?:19|20)\d\d\b[\s,]*){2,}[.:;]?$")  # ends in a row of years

@@ -14,8 +14,8 @@ BM25 indexes: timed apart), then its first question is timed apart too and
 printed beside the warm median. In the large channel
 every passage is there ``copies`` times, so its answers differ (more are
 refused: nothing to render); ``retrieve`` is the stage that grows with size. Each
-question is ``ask(render=False)`` then ``render_citations``, as the bot's
-``render_later`` does; "retrieve" and "answer" are timed by wrapping the
+question is ``ask(render=False)`` then ``PaperTrail.render``, a caller posting
+the text first would; "retrieve" and "answer" are timed by wrapping the
 pipeline's retriever and generator, "verify" is the rest of ``ask``.
 """
 
@@ -33,7 +33,6 @@ from pathlib import Path
 from papertrail.embed.cache import CachingEmbedder, MemoEmbedder
 from papertrail.embed.model import get_embedder
 from papertrail.pipeline import PaperTrail
-from papertrail.render.render import render_citations
 from papertrail.settings import Settings
 from papertrail.store.chroma import open_store
 
@@ -136,12 +135,7 @@ def _ask(pt: PaperTrail, channel: str, question: str, watch: _Stopwatch) -> None
     """One question as the bot answers it: the text, then its snippet pictures."""
     answer = pt.ask(channel, question, render=False)
     t0 = time.perf_counter()
-    render_citations(
-        answer.citations,
-        lambda doc_id: pt.files.load(channel, doc_id),
-        zoom=pt.settings.render_zoom,
-        max_width=pt.settings.max_image_width,
-    )
+    pt.render(channel, answer.citations)
     watch.spent["render"] += time.perf_counter() - t0
 
 

@@ -35,7 +35,7 @@ from papertrail.retrieve import fusion, lexical, routing
 from papertrail.retrieve.fusion import Weights
 from papertrail.retrieve.lexical import LexicalIndex, lexical_text, top_rows
 from papertrail.text import words
-from papertrail.types import Chunk, Hit
+from papertrail.types import Chunk, Document, Hit
 
 MODES = ("hybrid", "dense", "bm25")
 log = logging.getLogger(__name__)
@@ -86,13 +86,17 @@ class Retriever:
         k: int = 5,
         doc_ids: Sequence[str] | None = None,
         mode: str = "hybrid",
+        documents: Sequence[Document] | None = None,
     ) -> list[Hit]:
-        """The ``k`` best chunks of the channel's ready documents (or of ``doc_ids``)."""
+        """The ``k`` best chunks of the channel's ready documents (or of ``doc_ids``).
+
+        ``documents``: the channel's ready documents if the caller has read them.
+        """
         if mode not in MODES:
             raise PaperTrailError(
                 f"Unknown search mode {mode!r}: use one of {', '.join(MODES)}.", code="config"
             )
-        docs = self.store.documents(channel)
+        docs = self.store.documents(channel) if documents is None else list(documents)
         allowed = {d.doc_id for d in docs}
         if doc_ids is not None:
             allowed &= set(doc_ids)
@@ -105,7 +109,7 @@ class Retriever:
         terms = words.terms(query)
         if mode != "bm25":
             qvec = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
-            dense = self.store.query(channel, qvec, n, doc_ids=sorted(allowed))
+            dense = self.store.query(channel, qvec, n, doc_ids=sorted(allowed), documents=docs)
         if mode == "dense":
             return [
                 Hit(c, score=s, dense_rank=i, dense_score=s) for i, (c, s) in enumerate(dense, 1)

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 
 from papertrail.protocols import Embedder
 from papertrail.settings import REFUSAL
+from papertrail.text.coverage import coverage
 from papertrail.types import Citation, Hit
 from papertrail.verify.claims import is_claim, is_refusal, split_claims
 from papertrail.verify.evidence import locate
-from papertrail.verify.judge import Judgement, coverage, decide, meaning, read
+from papertrail.verify.judge import Judgement, decide, meaning, read
 
-__all__ = ["MISSING", "VerifiedText", "coverage", "verify_answer"]  # coverage: for extractive
+__all__ = ["MISSING", "VerifiedText", "verify_answer"]
 
 MISSING = "cites an excerpt that does not exist"
 
