@@ -15,18 +15,36 @@ settle it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
-from adapters.chat.library import Share
+from adapters.chat.forgotten import Forgotten
+from adapters.chat.intake import Intake
+from adapters.chat.library import Share, Shares
 from adapters.chat.replies import Reply
+from papertrail.pipeline import PaperTrail
 from papertrail.types import Document
 
-if TYPE_CHECKING:
-    from adapters.chat.service import ChatService, Mention
+
+class Asker(Protocol):
+    """What forgetting needs of a ``Mention``: where, who, and whether they are an admin."""
+
+    channel: str
+    user: str
+    admin: Callable[[], bool] | None
 
 
-def forget_command(service: ChatService, mention: Mention, target: str) -> Reply:
+class Library(Protocol):
+    """What forgetting needs of the ``ChatService``: its shares, pipeline, intake and
+    tombstones (a Protocol, so this module does not import the service that calls it)."""
+
+    shares: Shares
+    pipeline: PaperTrail
+    intake: Intake
+    forgotten: Forgotten
+
+
+def forget_command(service: Library, mention: Asker, target: str) -> Reply:
     """The reply to ``forget <target>``, after removing what this person may remove."""
     channel = mention.channel
     if not target:
@@ -66,7 +84,7 @@ def forget_command(service: ChatService, mention: Mention, target: str) -> Reply
     return Reply(kind="forget", text=text, documents=tuple(gone))
 
 
-def _chosen(service: ChatService, mention: Mention, target: str):
+def _chosen(service: Library, mention: Asker, target: str):
     """(shares to remove, documents without shares) that ``forget target`` means and this
     person may remove; or a Reply saying why not.
 
@@ -104,7 +122,7 @@ def _chosen(service: ChatService, mention: Mention, target: str):
     return shares, unshared
 
 
-def _is_admin(mention: Mention) -> bool:
+def _is_admin(mention: Asker) -> bool:
     return mention.admin is not None and bool(mention.admin())
 
 

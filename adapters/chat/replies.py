@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from papertrail.render.names import image_name
-from papertrail.text.names import safe_filename
+from papertrail.text.names import image_name, safe_filename
 from papertrail.types import Answer, Citation, Document, Snippet
 from papertrail.verify.evidence import shown
 

@@ -10,9 +10,8 @@ before the bot). Any other message with a PDF is indexed on drop, and a
 deleted message's PDFs are forgotten (``library.py``, handed the service, not
 this client). ``ChatService`` runs in a worker thread (``asyncio.to_thread``)
 so heartbeats and other channels keep flowing while a PDF is indexed. Slash
-commands (``slash.py``) take the same path through ``serve_interaction``.
-Replies are ``reply.py``/``format.py``; sharding is ``shards.py``'s, other
-endpoints ``endpoints.py``'s.
+commands (``slash.py``) take the same path through ``serve_interaction``. Replies:
+``reply.py``/``format.py``; sharding: ``shards.py``; endpoints: ``endpoints.py``.
 """
 
 from __future__ import annotations
@@ -84,11 +83,9 @@ def build_client(
 ) -> discord.Client:
     """A ``discord.Client`` that answers mentions (and slash commands) with ``service``.
 
-    ``max_bytes`` caps each download; by default the service's
-    ``settings.max_pdf_bytes``. ``slash_commands``/``sync_commands`` register
-    /ask, /docs, /forget and /help and upload them to Discord at start-up.
-    ``options`` go to ``discord.Client`` (e.g. ``guild_ready_timeout``).
-    """
+    ``max_bytes`` caps each download (default: the service's ``max_pdf_bytes``);
+    ``slash_commands``/``sync_commands`` register the slash commands and upload them at
+    start-up; ``options`` go to ``discord.Client`` (e.g. ``guild_ready_timeout``)."""
     if max_bytes is None:
         settings = getattr(service, "settings", None)
         max_bytes = getattr(settings, "max_pdf_bytes", MAX_DOWNLOAD_BYTES)
@@ -115,8 +112,7 @@ def run(
     gateway_url: str | None = None,
     **options,
 ) -> None:
-    """Run the bot until interrupted; the URLs (DISCORD_API_URL / DISCORD_GATEWAY_URL in
-    ``bot/config.py``) redirect it, e.g. to a loopback fake."""
+    """Run the bot until interrupted; DISCORD_API_URL/DISCORD_GATEWAY_URL redirect it."""
     use_endpoints(api_url, gateway_url)
     client = build_client(service, **options)
     client.run(token, log_handler=None)  # logging is configured by the caller

@@ -20,7 +20,7 @@ from slack_bolt.logger.messages import warning_client_prioritized_and_token_skip
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from adapters.chat.dedup import SeenSet
+from adapters.chat.dedup import Seen, SeenSet
 from adapters.chat.service import ChatService
 from adapters.slack.commands import COMMAND
 from adapters.slack.events import SlackBot
@@ -29,7 +29,6 @@ from adapters.slack.ids import mentions, strip_mention
 from adapters.slack.jobs import run_job
 from adapters.slack.server import make_http_server, run_http, run_socket_mode, start_socket_mode
 from adapters.slack.worker import ChannelWorker
-from papertrail.coord import Seen
 from papertrail.read.uploads import DEFAULT_MAX_PDF_BYTES
 
 __all__ = [

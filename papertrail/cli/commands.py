@@ -14,8 +14,7 @@ from pathlib import Path
 
 from papertrail.cli.progress import ProgressBar
 from papertrail.errors import PaperTrailError
-from papertrail.render.names import image_name
-from papertrail.text.names import safe_filename
+from papertrail.text.names import image_name, safe_filename
 
 EXIT_USAGE = 2  # a user or configuration error: the same code argparse uses
 

@@ -41,11 +41,9 @@ OVERFETCH = 20  # extra results of an unfiltered search, to make up for hidden c
 class ChromaStore:
     """One Chroma database holding every channel's documents for one embedding model.
 
-    ``model`` is the embedder's ``name`` and ``chunking`` the (size, overlap)
-    chunks are cut with: vectors of different models, and chunks cut another
-    way, never share a collection. ``batch_size`` caps records per write (0 =
-    the client's maximum). Methods are safe to call from several threads.
-    """
+    ``model`` is the embedder's ``name`` and ``chunking`` the (size, overlap) chunks are
+    cut with: other models' vectors and chunks cut another way never share a collection.
+    ``batch_size`` caps records per write (0 = the client's maximum). Thread-safe."""
 
     def __init__(
         self,
@@ -184,8 +182,7 @@ class ChromaStore:
         """The documents of ``channel`` that questions can see, oldest first."""
         return [d for d in self.all_documents(channel) if d.status == "ready"]
 
-    def recent_channels(self, limit: int) -> list[str]:
-        """Up to ``limit`` channels with ready documents, the latest upload's first."""
+    def recent_channels(self, limit: int) -> list[str]:  # the latest upload's channel first
         return self._registry.recent_channels(limit)
 
     def delete(self, channel: str, doc_id: str) -> bool:

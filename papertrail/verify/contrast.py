@@ -1,8 +1,7 @@
 """Contradictions between a claim and the span judged for it: what word overlap cannot see.
 
 An excerpt on the claim's subject can share most of its words and still say
-something else. ``conflict`` looks for four general signs of that, each from
-the text alone:
+something else. ``conflict`` looks for general signs of that, from the text alone:
 
 * **negation**: a word the two share is negated in one ("trained *without*
   the auxiliary loss", "did *not* improve") and not in the other;
@@ -16,9 +15,7 @@ the text alone:
 * a claim that **ranks** ("the largest") against a span that ranks nothing;
 * a span that only **asks** (a question states nothing); ``asserted`` also
   blanks what an excerpt only names ("asked about X", "see Section 4").
-
-Each returns a short reason, or None. Nothing here weighs how much of the
-claim the span covers; that is ``judge``'s.
+Each returns a short reason, or None; how much of the claim is covered is ``judge``'s.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from adapters.discord.client import build_client
 from adapters.local import HELP as CONSOLE_HELP
 from adapters.local import LocalConsole
 from adapters.slack.commands import USAGE as SLACK_USAGE
-from adapters.slack.commands import run_command
+from adapters.slack.commands import CommandSeat, run_command
 from papertrail.cli.main import build_parser
 from tests.adapters.test_local import RecordingService
 
@@ -33,20 +33,13 @@ def test_the_words_are_the_same_everywhere():
     assert "docs" in slash and "docs" in cli.choices
 
 
-class Bot:
-    """What ``run_command`` uses of SlackBot: the service and the admin check."""
-
-    def __init__(self, service) -> None:
-        self.service = service
-
-    def is_admin(self, user: str) -> bool:
-        return False
+SEAT = CommandSeat(post=lambda channel, text: None, is_admin=lambda user: False)
 
 
 def test_slack_and_console_take_the_aliases_and_the_words(tmp_path):
     service = RecordingService()
     for text in ["list", "docs", "help", "forget a.pdf"]:
-        run_command(Bot(service), {"text": text, "channel_id": "C1"}, lambda *a, **k: None)
+        run_command(service, SEAT, {"text": text, "channel_id": "C1"}, lambda *a, **k: None)
     assert [m.text for m in service.mentions] == ["list", "list", "help", "forget a.pdf"]
     console = LocalConsole(service, out=io.StringIO(), out_dir=tmp_path, channel="local:t")
     for line in ["/list", "/docs", "/ask What is the warranty?"]:
