@@ -2,10 +2,12 @@
 
 ``split_claims`` cuts an answer into sentences and ties every marker group to
 the text its excerpts must support (its sentence, or the part of it since the
-previous group); ``parse_markers`` reads one group; ``is_refusal`` and
-``is_claim`` tell a refusal and an assertion from framing ("Here is what I
-found:"); ``answer_part`` drops the words that only restate the question
-("the email address in this document is ..."). Nothing here judges a claim.
+previous group); ``parse_markers`` reads one group and ``copied`` tells a
+bracket the model copied from a document ("such as [38, 2, 9]", "Adam [20]")
+from a marker it wrote; ``is_claim`` tells an assertion from framing ("Here
+is what I found:") and from a refusal (``refusals``); ``answer_part`` drops
+the words that only restate the question ("the email address in this
+document is ..."). Nothing here judges a claim.
 """
 
 from __future__ import annotations
@@ -13,10 +15,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from papertrail.settings import REFUSAL
 from papertrail.text.figures import claim_figures
 from papertrail.text.sentences import sentence_spans, strip_markers
-from papertrail.text.words import content_words, tokens
+from papertrail.text.words import content_words
+from papertrail.verify.refusals import is_refusal
+
+__all__ = [
+    "MarkerGroup",
+    "answer_part",
+    "copied",
+    "document_brackets",
+    "is_claim",
+    "is_refusal",
+    "sentence_bounds",
+    "split_claims",
+]
 
 _GROUP = re.compile(r"(?:\s*\[\s*\d+(?:\s*[-\u2013,;]\s*\d+)*\s*\])+")
 _ONE = re.compile(r"\[([^\]]*)\]")
@@ -58,10 +71,38 @@ def parse_markers(group: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def is_refusal(text: str, refusal: str = REFUSAL) -> bool:
-    """True when ``text`` is, or starts with, the refusal sentence (case and spacing aside)."""
-    want = tokens(refusal)
-    return bool(want) and tokens(text)[: len(want)] == want
+_BRACKET = re.compile(r"\[\s*\d+(?:\s*[-\u2013,;]\s*\d+)*\s*\]")
+
+
+def _key(bracket: str) -> str:
+    return re.sub(r"\s+", "", bracket)
+
+
+def document_brackets(texts: list[str]) -> set[tuple[str, str]]:
+    """(word before, bracket) of every bracketed number in ``texts``: a document's own
+    references ("Adam [20]", "such as [38, 2, 9]"), whitespace inside removed."""
+    out = set()
+    for text in texts:
+        for m in _BRACKET.finditer(text):
+            before = re.findall(r"[^\W_]+", text[max(0, m.start() - 40) : m.start()])
+            out.add(((before[-1].lower() if before else ""), _key(m.group())))
+    return out
+
+
+def copied(answer: str, group: MarkerGroup, count: int, documents: set[tuple[str, str]]):
+    """The markers of ``group`` split into (written, copied): a bracket is copied from a
+    document, not a citation, when a number in it points at no excerpt (1..``count``) or
+    an excerpt has the same bracket after the same word (``document_brackets``)."""
+    words = re.findall(r"[^\W_]+", answer[max(0, group.start - 40) : group.start])
+    before = words[-1].lower() if words else ""
+    written: list[int] = []
+    foreign: list[int] = []
+    for m in _ONE.finditer(answer, group.start, group.end):
+        numbers = parse_markers(m.group())
+        outside = any(not 1 <= n <= count for n in numbers)
+        into = foreign if outside or (before, _key(m.group())) in documents else written
+        into += [n for n in numbers if n not in written and n not in foreign]
+    return tuple(written), tuple(foreign)
 
 
 def says_something(text: str) -> bool:
@@ -101,6 +142,20 @@ def predicate(claim: str) -> str:
     return strip_markers(claim)[m.end() :].strip() if m else ""
 
 
+def _masked(text: str) -> tuple[list[re.Match], str]:
+    """The marker groups of ``text`` and ``text`` with each blanked (same length)."""
+    found = list(_GROUP.finditer(text))
+    masked = list(text)
+    for m in found:
+        masked[m.start() : m.end()] = " " * (m.end() - m.start())
+    return found, "".join(masked)
+
+
+def sentence_bounds(text: str) -> list[tuple[int, int]]:
+    """(start, end) in ``text`` of each sentence ``split_claims`` returns, in order."""
+    return sentence_spans(_masked(text)[1])
+
+
 def split_claims(text: str) -> tuple[list[str], list[str], list[MarkerGroup]]:
     """Sentences, claims (markers removed) and marker groups, each tied to one claim.
 
@@ -110,11 +165,7 @@ def split_claims(text: str) -> tuple[list[str], list[str], list[MarkerGroup]]:
     groups ("6 layers [1] and 8 heads [2]."), the part since the previous group,
     if that part says something on its own.
     """
-    found = list(_GROUP.finditer(text))
-    masked = list(text)
-    for m in found:
-        masked[m.start() : m.end()] = " " * (m.end() - m.start())
-    masked_text = "".join(masked)
+    found, masked_text = _masked(text)
     spans = sentence_spans(masked_text)
     sentences = [strip_markers(masked_text[a:b]).strip() for a, b in spans]
     owner = []
