@@ -276,7 +276,10 @@ class PaperTrail:
             channel, question, k=k or self.settings.top_k, doc_ids=doc_ids, mode=mode
         )
         draft = self.generator.generate(question, hits)
-        checked = verify_answer(draft.text, hits, embedder=self.embedder)
+        # a model's figure must be stated for what was asked; offline answers are quotes
+        # the answerer chose for the question, judged as quotes
+        asked = question if draft.mode != "extractive" else ""
+        checked = verify_answer(draft.text, hits, embedder=self.embedder, question=asked)
         snippets = ()
         if render and checked.citations:
             snippets = tuple(self._render(channel, checked.citations))
@@ -291,6 +294,7 @@ class PaperTrail:
             hits=tuple(hits),
             snippets=snippets,
             notes=draft.notes,
+            unsupported=checked.unsupported,
         )
 
     def documents(self, channel: str) -> list[Document]:
