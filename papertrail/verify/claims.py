@@ -110,11 +110,14 @@ def says_something(text: str) -> bool:
     return bool(claim_figures(text)) or len(content_words(text)) >= 3
 
 
-def is_claim(sentence: str) -> bool:
-    """Whether an unmarked sentence asserts something ("Here is what I found:" does not)."""
+def is_claim(sentence: str, *, short: bool = False) -> bool:
+    """Whether an unmarked sentence asserts something ("Here is what I found:" does not).
+
+    With ``short``, any content word will do: an answer that is only a phrase
+    ("Residual Dropout") answers the question with it."""
     if sentence.rstrip().endswith(":") or is_refusal(sentence):
         return False
-    return says_something(sentence)
+    return bool(content_words(sentence)) if short else says_something(sentence)
 
 
 def answer_part(claim: str) -> tuple[str, str]:

@@ -143,6 +143,8 @@ def verify_answer(
     failing |= {g.claim for i, g in enumerate(groups) if foreign[i]}
     marked = {g.sentence for g in groups}
     unmarked = [i for i, s in enumerate(sentences) if i not in marked and is_claim(s)]
+    if not groups and not unmarked:  # a bare answer ("Residual Dropout") is still a claim
+        unmarked = [i for i, s in enumerate(sentences) if is_claim(s, short=True)]
     everywhere = range(1, len(hits) + 1)
     others = [(c, j) for c in sorted(failing) for j in everywhere if (c, j) not in verdicts]
     others += [(i, j) for i in unmarked for j in everywhere]  # sentence i is claim i

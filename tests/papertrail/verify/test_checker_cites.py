@@ -153,3 +153,10 @@ def test_a_figure_stated_for_something_else_than_asked_gets_no_citation(embedder
 def test_a_figure_stated_for_what_was_asked_is_cited(embedder, question, answer):
     out = verify_answer(answer, hits(RESULTS, PARSING, HEADS), embedder=embedder, question=question)
     assert len(out.citations) == 1 and out.grounded and out.unsupported == ()
+
+
+def test_a_bare_phrase_answer_is_judged_too(embedder):
+    out = verify_answer("Adam optimizer", hits(HEADS, OPTIMIZER), embedder=embedder)
+    assert out.text == "Adam optimizer [1]" and [c.marker for c in out.citations] == [2]
+    wrong = verify_answer("Dropout layers", hits(HEADS, OPTIMIZER), embedder=embedder)
+    assert not wrong.grounded and [u.sentence for u in wrong.unsupported] == ["Dropout layers"]
