@@ -9,8 +9,10 @@ question. Per reply it prints the raw reply, the text the bot would show,
 each citation with its page and verdict, the sentences no excerpt states,
 and any copied reference bracket; then a summary per model. Each
 ``--expect-uncited TEXT`` is a check: every shown sentence holding TEXT
-must end with no citation (exit 1 otherwise). It reads files outside the
-repository, so it is a script, not a test.
+must end with no citation (exit 1 otherwise). With ``--serve PORT`` it only
+runs the replay server, for ``papertrail eval --mode llm`` with
+``GROQ_BASE_URL=http://127.0.0.1:PORT`` and ``GROQ_MODEL`` naming a recorded
+model. It reads files outside the repository, so it is a script, not a test.
 
     PAPERTRAIL_EVAL_DIR=/tmp/eval .venv/bin/python scripts/replay_llm.py \\
         ../shared/corpus/llm-replies/attention.jsonl \\
@@ -24,6 +26,7 @@ import json
 import os
 import re
 import sys
+import threading
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -71,14 +74,24 @@ def shown_sentences(text: str) -> list[str]:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("replies", type=Path, help="JSONL of recorded replies (model, question, reply)")
-    p.add_argument("--pdf", type=Path, required=True, help="the PDF the questions are about")
+    p.add_argument("--pdf", type=Path, help="the PDF the questions are about")
     p.add_argument("--speed", type=float, default=0.0, help="x recorded seconds per reply")
     p.add_argument("--expect-uncited", action="append", default=[], metavar="TEXT")
     p.add_argument("--json", type=Path, dest="json_out", help="also write every result here")
+    p.add_argument("--serve", type=int, metavar="PORT", help="only serve the replies on PORT")
     args = p.parse_args()
     offline_env()
 
     records = load(args.replies)
+    if args.serve:
+        with FakeOpenAI(respond=replayer(records, speed=args.speed), port=args.serve) as server:
+            print(f"replaying {len(records)} replies at GROQ_BASE_URL={server.url}", flush=True)
+            try:
+                threading.Event().wait()
+            except KeyboardInterrupt:
+                return 0
+    if args.pdf is None:
+        p.error("--pdf is needed (unless --serve)")
     cache = Path(os.environ.get("PAPERTRAIL_EVAL_DIR", "eval-cache")).resolve()
     failures: list[str] = []
     results = []

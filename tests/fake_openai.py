@@ -184,6 +184,7 @@ class FakeOpenAI:
         default: Reply | None = None,
         *,
         respond: Callable[[Request], Reply | None] | None = None,
+        port: int = 0,  # 0: any free port
     ) -> None:
         self.default = default or completion("The fake server has no scripted reply.")
         self.respond = respond  # asked first when the script is empty (a replay server)
@@ -191,7 +192,7 @@ class FakeOpenAI:
         self._script: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._stop = threading.Event()  # wakes handlers sleeping in a slow reply
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False  # a slow handler must not stall shutdown
         self._thread = threading.Thread(

@@ -113,14 +113,19 @@ def correctness(reference: str, candidate: str, question: str = "") -> tuple[flo
     """(score in [0, 1], method): a figure when the reference has one, else token F1.
 
     A numeric answer scores only through the asked figure, not through any number
-    in it: 1 / n when the reference's figure is one of the n figures the answer
-    states (``stated_figures``), so a dump of rows or a list of candidates that
-    happens to hold the figure earns a fraction, and a wrong figure nothing.
+    in it: 1 / (1 + k) when the answer states the reference's figure and k other
+    figures the reference does not have (``stated_figures``), so a dump of rows
+    that happens to hold the figure earns a fraction, and a wrong figure nothing.
+    When the reference's figure is the question's own ("scaled by 1/sqrt(dk)"),
+    the answer is scored by words.
     """
-    stated = stated_figures(candidate, question)
-    num = numbers_match(reference, " ".join(f"{v:g}" for v in stated))
-    if num is not None:
-        return (1.0 / len(stated) if num else 0.0), "number"
+    wanted = [n for n in numbers(reference) if not _is_year(n)]
+    if wanted and wanted[0] not in numbers(question):  # else the figure is no answer
+        stated = stated_figures(candidate, question)
+        if not numbers_match(reference, " ".join(f"{v:g}" for v in stated)):
+            return 0.0, "number"
+        others = [v for v in stated if not numbers_match(f"{v:g}", " ".join(map(str, wanted)))]
+        return 1.0 / (1 + len(others)), "number"
     return token_f1(reference, candidate), "f1"
 
 

@@ -83,3 +83,11 @@ def test_refusals_are_reported_apart_from_grounded_answers():
     assert m["answered_rate"] == 2 / 3 and m["false_refusal_rate"] == 1 / 3
     assert m["grounded_rate"] == 2 / 3 and m["verified_wrong_rate"] == 1 / 3
     assert m["correctness"] == 1 / 3  # a refusal scores nothing
+
+
+def test_figures_the_reference_also_gives_are_no_distractors():
+    ref = "28.4 BLEU, improving over the existing best results by more than 2 BLEU."
+    answer = "It beats the best models by more than 2.0 BLEU, reaching 28.4 [1]."
+    assert correctness(ref, answer, "What BLEU score?") == (1.0, "number")
+    # the reference's figure is the question's: words decide
+    assert correctness("scaling by 1/sqrt(dk) counteracts it", "x", "Why 1/sqrt(dk)?")[1] == "f1"
