@@ -40,7 +40,7 @@ from papertrail.measure.evaluate import build, channel_of  # noqa: E402
 from papertrail.offline import offline_env  # noqa: E402
 from papertrail.settings import Settings  # noqa: E402
 from papertrail.text.sentences import sentence_spans  # noqa: E402
-from papertrail.verify.claims import copied, document_brackets, split_claims  # noqa: E402
+from papertrail.verify.claims import document_brackets, strip_copied  # noqa: E402
 from tests.fake_openai import FakeOpenAI, Recorded, replayer  # noqa: E402
 
 
@@ -57,14 +57,8 @@ def load(path: Path) -> list[Recorded]:
 
 def copied_brackets(reply: str, hits) -> list[str]:
     """The brackets of ``reply`` that are a document's own references, not markers."""
-    documents = document_brackets([h.chunk.text for h in hits])
-    _, _, groups = split_claims(reply)
-    out = []
-    for g in groups:
-        _, foreign = copied(reply, g, len(hits), documents)
-        if foreign:
-            out.append(reply[g.start : g.end].strip())
-    return out
+    _, found = strip_copied(reply, len(hits), document_brackets([h.chunk.text for h in hits]))
+    return ["[" + ", ".join(map(str, c.numbers)) + "]" for c in found]
 
 
 def shown_sentences(text: str) -> list[str]:

@@ -2,9 +2,9 @@
 
 ``split_claims`` cuts an answer into sentences and ties every marker group to
 the text its excerpts must support (its sentence, or the part of it since the
-previous group); ``parse_markers`` reads one group and ``copied`` tells a
-bracket the model copied from a document ("such as [38, 2, 9]", "Adam [20]")
-from a marker it wrote; ``is_claim`` tells an assertion from framing ("Here
+previous group); ``parse_markers`` reads one group and ``strip_copied``
+takes out the brackets a model copied from a document ("such as [38, 2, 9]",
+"Adam [20]"), which are no markers; ``is_claim`` tells an assertion from framing ("Here
 is what I found:") and from a refusal (``refusals``); ``answer_part`` drops
 the words that only restate the question ("the email address in this
 document is ..."). Nothing here judges a claim.
@@ -23,12 +23,13 @@ from papertrail.verify.refusals import is_refusal
 __all__ = [
     "MarkerGroup",
     "answer_part",
-    "copied",
+    "Copied",
     "document_brackets",
     "is_claim",
     "is_refusal",
     "sentence_bounds",
     "split_claims",
+    "strip_copied",
 ]
 
 _GROUP = re.compile(r"(?:\s*\[\s*\d+(?:\s*[-\u2013,;]\s*\d+)*\s*\])+")
@@ -89,20 +90,41 @@ def document_brackets(texts: list[str]) -> set[tuple[str, str]]:
     return out
 
 
-def copied(answer: str, group: MarkerGroup, count: int, documents: set[tuple[str, str]]):
-    """The markers of ``group`` split into (written, copied): a bracket is copied from a
-    document, not a citation, when a number in it points at no excerpt (1..``count``) or
-    an excerpt has the same bracket after the same word (``document_brackets``)."""
-    words = re.findall(r"[^\W_]+", answer[max(0, group.start - 40) : group.start])
-    before = words[-1].lower() if words else ""
-    written: list[int] = []
-    foreign: list[int] = []
-    for m in _ONE.finditer(answer, group.start, group.end):
-        numbers = parse_markers(m.group())
-        outside = any(not 1 <= n <= count for n in numbers)
-        into = foreign if outside or (before, _key(m.group())) in documents else written
-        into += [n for n in numbers if n not in written and n not in foreign]
-    return tuple(written), tuple(foreign)
+@dataclass(frozen=True)
+class Copied:
+    """A bracket the model copied from a document, taken out of the answer."""
+
+    at: int  # offset in the answer without it, where it stood
+    numbers: tuple[int, ...]
+    outside: bool  # a number in it points at no excerpt (else: an excerpt has it)
+
+
+def strip_copied(answer: str, count: int, documents: set[tuple[str, str]]):
+    """(answer without copied brackets, what was taken out).
+
+    A bracket is copied from a document, not a citation, when a number in it
+    points at no excerpt (1..``count``: "[20]", "[38, 2, 9]") or an excerpt has
+    the same bracket after the same word (``document_brackets``). It is cut
+    with the space before it ("Adam [20] with" -> "Adam with").
+    """
+    cuts = []
+    for m in _GROUP.finditer(answer):
+        words = re.findall(r"[^\W_]+", answer[max(0, m.start() - 40) : m.start()])
+        before = words[-1].lower() if words else ""
+        for one in _ONE.finditer(answer, m.start(), m.end()):
+            numbers = parse_markers(one.group())
+            outside = any(not 1 <= n <= count for n in numbers)
+            if numbers and (outside or (before, _key(one.group())) in documents):
+                a, b = one.start(), one.end()
+                if a and answer[a - 1] == " " and (b == len(answer) or answer[b] in " .,;:!?)"):
+                    a -= 1
+                cuts.append((a, b, numbers, outside))
+    pieces, pos, found = [], 0, []
+    for a, b, numbers, outside in cuts:
+        pieces.append(answer[pos:a])
+        found.append(Copied(sum(map(len, pieces)), numbers, outside))
+        pos = b
+    return "".join(pieces) + answer[pos:], tuple(found)
 
 
 def says_something(text: str) -> bool:

@@ -26,12 +26,13 @@ from papertrail.settings import REFUSAL
 from papertrail.text.sentences import strip_markers
 from papertrail.types import Citation, Hit, Unsupported
 from papertrail.verify.claims import (
-    copied,
+    Copied,
     document_brackets,
     is_claim,
     is_refusal,
     sentence_bounds,
     split_claims,
+    strip_copied,
 )
 from papertrail.verify.evidence import locate
 from papertrail.verify.judge import Judgement, coverage, decide, meaning, read
@@ -131,18 +132,24 @@ def verify_answer(
     A bracket copied from a document ("[20]", "[38, 2, 9]") is no citation: like a
     citation that fails, it is moved to an excerpt that states its claim, or dropped.
     """
+    text, copies = strip_copied(text, len(hits), document_brackets([h.chunk.text for h in hits]))
     sentences, claims, groups = split_claims(text)
     bounds = sentence_bounds(text)
-    documents = document_brackets([h.chunk.text for h in hits])
-    written, foreign = {}, {}
-    for i, g in enumerate(groups):
-        written[i], foreign[i] = copied(text, g, len(hits), documents)
-    pairs = sorted({(g.claim, m) for i, g in enumerate(groups) for m in written[i]})
+    copied_in: dict[int, list[Copied]] = {}  # sentence -> the brackets taken out of it
+    for c in copies:
+        i = next((k for k, (x, y) in enumerate(bounds) if x <= c.at < y), None)
+        if i is None:  # at the very end or in a gap: the sentence before
+            i = max([k for k, (x, _) in enumerate(bounds) if x <= c.at] or [0])
+        copied_in.setdefault(i, []).append(c)
+    pairs = sorted({(g.claim, m) for g in groups for m in g.markers})
     verdicts = judge_pairs(claims, hits, pairs, embedder, question)
     failing = {c for (c, _), v in verdicts.items() if not v.supported}
-    failing |= {g.claim for i, g in enumerate(groups) if foreign[i]}
     marked = {g.sentence for g in groups}
-    unmarked = [i for i, s in enumerate(sentences) if i not in marked and is_claim(s)]
+    unmarked = [
+        i
+        for i, s in enumerate(sentences)
+        if i not in marked and (is_claim(s) or (i in copied_in and is_claim(s, short=True)))
+    ]
     if not groups and not unmarked:  # a bare answer ("Residual Dropout") is still a claim
         unmarked = [i for i, s in enumerate(sentences) if is_claim(s, short=True)]
     everywhere = range(1, len(hits) + 1)
@@ -170,25 +177,27 @@ def verify_answer(
             mark = ""
             if i in best:
                 target, v = best[i]
-                mark = f" [{show(target, claims[i], v, f'cited by the checker: {v.reason}')}]"
+                reason = f"cited by the checker: {v.reason}"
+                if i in copied_in:  # the sentence cited a bracket copied from the document
+                    first = copied_in.pop(i)[0]
+                    why = _foreign(first.numbers[0], len(hits), clause=True)
+                    reason = f"moved from [{first.numbers[0]}], which {why}: {v.reason}"
+                mark = f" [{show(target, claims[i], v, reason)}]"
                 supported.add(i)
             edits.append((at, at, mark, i))
             continue
         g, shown = groups[i], []
         sentence = claims[g.claim]
-        for m in (*written[i], *foreign[i]):
-            v = verdicts.get((g.claim, m))
-            if v is not None and v.supported:
+        for m in g.markers:
+            v = verdicts[(g.claim, m)]
+            if v.supported:
                 target, reason = m, v.reason
             elif g.claim in best:
                 target, v2 = best[g.claim]
-                why = _why_not(v.reason) if v is not None else _foreign(m, len(hits), clause=True)
-                reason, v = f"moved from [{m}], which {why}: {v2.reason}", v2
+                reason, v = f"moved from [{m}], which {_why_not(v.reason)}: {v2.reason}", v2
             else:
-                chunk = hits[m - 1].chunk if v is not None else None
-                why = v.reason if v is not None else _foreign(m, len(hits))
-                scores = v.scores if v is not None else ()
-                dropped.append(Citation(0, m, sentence, chunk, False, why, scores))
+                chunk = hits[m - 1].chunk
+                dropped.append(Citation(0, m, sentence, chunk, False, v.reason, v.scores))
                 continue
             n = show(target, sentence, v, reason)
             supported.add(g.claim)
@@ -198,6 +207,12 @@ def verify_answer(
         marks = lead + "".join(f"[{n}]" for n in shown) if shown else ""
         edits.append((g.start, g.end, marks, g.claim))
 
+    for i, taken in copied_in.items():  # copied brackets no move turned into a citation
+        said = claims[i] if i < len(sentences) else ""
+        for c in taken:
+            for m in c.numbers:
+                why = _foreign(m, len(hits))
+                dropped.append(Citation(0, m, said, None, False, why))
     pieces, pos, unsupported, length = [], 0, [], 0
     asserted = {g.claim for g in groups} | set(unmarked)
     for start, end, replacement, claim in sorted(edits, key=lambda e: e[:2]):
@@ -226,10 +241,11 @@ def verify_answer(
 
 
 def _foreign(marker: int, count: int, *, clause: bool = False) -> str:
-    """Why a bracket is no citation: it points at no excerpt, or copies the document's own."""
-    if 1 <= marker <= count:
-        return "copies the document's own reference" if clause else COPIED
-    return "points at no excerpt" if clause else MISSING
+    """Why a copied bracket's number is no citation: it points at no excerpt, or it is
+    the document's own reference."""
+    if not 1 <= marker <= count:
+        return "points at no excerpt" if clause else MISSING
+    return "copies the document's own reference" if clause else COPIED
 
 
 def _why_not(reason: str) -> str:

@@ -85,7 +85,7 @@ def test_a_sentence_no_excerpt_states_is_listed_where_it_ends(embedder):
 def test_a_copied_out_of_range_bracket_moves_to_the_excerpt_that_states_it(embedder):
     answer = "Adam [20] with beta1 = 0.9, beta2 = 0.98 and epsilon = 10^-9."
     out = verify_answer(answer, hits(HEADS, OPTIMIZER), embedder=embedder)
-    assert out.text == "Adam [1] with beta1 = 0.9, beta2 = 0.98 and epsilon = 10^-9."
+    assert out.text == "Adam with beta1 = 0.9, beta2 = 0.98 and epsilon = 10^-9 [1]."
     (c,) = out.citations
     assert c.marker == 2 and c.reason.startswith("moved from [20], which points at no excerpt")
     assert "[20]" not in out.text
