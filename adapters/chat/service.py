@@ -219,6 +219,7 @@ class ChatService:
         finally:
             if timer is not None:
                 timer.cancel()
+                timer.join()  # a line being posted lands before the answer replaces it
 
     def _resolve(self, mention: Mention, text: str, doc_ids: list[str]):
         """A follow-up made standalone against its thread, and the documents to search."""
