@@ -67,7 +67,11 @@ class Settings:
     ocr: bool = _f(True, "PAPERTRAIL_OCR", "OCR pages without a text layer, if an engine exists.")
     groq_api_key: str = _f("", "GROQ_API_KEY", "Groq key; empty = offline extractive answers.")
     groq_model: str = _f("llama-3.3-70b-versatile", "GROQ_MODEL", "Groq chat model.")
-    groq_base_url: str = _f("", "GROQ_BASE_URL", "Override of Groq's API base URL.")
+    groq_base_url: str = _f(
+        "",
+        "GROQ_BASE_URL",
+        "Override of Groq's API base URL; without GROQ_API_KEY no key is sent (a local server).",
+    )
     llm_base_url: str = _f(
         "",
         "PAPERTRAIL_LLM_BASE_URL",
@@ -81,7 +85,9 @@ class Settings:
         "Deadline in seconds for one LLM answer, retries included (1-3600); then offline.",
     )
     llm_retries: int = _f(
-        3, "PAPERTRAIL_LLM_RETRIES", "Retries on fast failures (429, 5xx), within the deadline."
+        3,
+        "PAPERTRAIL_LLM_RETRIES",
+        "Retries on fast failures (429, 5xx), within the deadline (0-10).",
     )
     daily_token_budget: int = _f(
         100_000,
