@@ -21,7 +21,9 @@ from papertrail.verify.evidence import row_with_header, units
 from papertrail.verify.judge import Judgement, coverage
 
 ON_QUESTION = 0.5  # share of a question part's words the sentence holding a figure must hold
-_PARTS = re.compile(r"\s*(?:\band\b|;|\?|\.|,\s*(?=how|what|which|who|when|where|why)\b)\s*", re.I)
+_PARTS = re.compile(
+    r"\s*(?:\band\b|;|:|\?|\.(?!\d)|,\s*(?=how|what|which|who|when|where|why)\b)\s*", re.I
+)
 
 
 def on_question(claim: str, question: str, v: Judgement, text: str, context: str = "") -> Judgement:
@@ -31,15 +33,26 @@ def on_question(claim: str, question: str, v: Judgement, text: str, context: str
     before it) must also hold
     ``ON_QUESTION`` of the words of some part of the question ("... and how long did
     it take?" has two parts) and every name the question gives that the claim leaves
-    out ("German"; periods such as "FY2017" are the judge's). "BLEU 41.0", stated for
-    English-to-French, does not answer a question about English-to-German."""
+    out and the excerpt uses ("German"; periods such as "FY2017" are the judge's).
+    "BLEU 41.0", stated for English-to-French, does not answer a question about
+    English-to-German."""
     figures = claim_figures(claim)
     if not (question and v.supported and figures):
         return v
     parts = [p for p in _PARTS.split(question) if content_words(p)] or [question]
-    words = re.findall(r"[^\W_]+", question)[1:]  # the first is capitalised anyway
-    names = [w for w in words if w[:1].isupper() and not any(c.isdigit() for c in w)]
-    implicit = [w for w in dict.fromkeys(names) if coverage(w, claim)[0] < 1.0]
+    names = [
+        w
+        for p in parts
+        for w in re.findall(r"[^\W_]+", p)[1:]  # a part's first word is capitalised anyway
+        if w[:1].isupper() and not any(c.isdigit() for c in w)
+    ]
+    # a name the claim leaves out tells one statement from another only where the excerpt
+    # uses it ("German" beside "French"); a document may call "JnJ" something else
+    implicit = [
+        w
+        for w in dict.fromkeys(names)
+        if coverage(w, claim)[0] < 1.0 and coverage(w, text, context)[0] == 1.0
+    ]
     rows = [(a, b) for a, b, _ in units(text)]
     for fig in figures:
         holders = [i for i, (a, b) in enumerate(rows) if figure_in(fig, excerpt_numbers(text[a:b]))]

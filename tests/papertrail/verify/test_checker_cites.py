@@ -160,3 +160,14 @@ def test_a_bare_phrase_answer_is_judged_too(embedder):
     assert out.text == "Adam optimizer [1]" and [c.marker for c in out.citations] == [2]
     wrong = verify_answer("Dropout layers", hits(HEADS, OPTIMIZER), embedder=embedder)
     assert not wrong.grounded and [u.sentence for u in wrong.unsupported] == ["Dropout layers"]
+
+
+def test_instructions_in_a_question_and_names_the_excerpt_never_uses_do_not_veto(embedder):
+    question = (
+        "Using only the balance sheet: how much in total assets did Acme have at the end of "
+        "FY2021? Answer in USD millions."
+    )
+    sheet = "Consolidated balance sheet (in millions). Total assets were $59,268 at year end 2021."
+    answer = "Total assets in 2021 were $59,268 million."
+    out = verify_answer(answer, hits(sheet), embedder=embedder, question=question)
+    assert len(out.citations) == 1 and out.unsupported == ()
