@@ -6,6 +6,7 @@ left to each adapter; these strings are plain text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -80,9 +81,11 @@ COMMANDS = {
 ALIASES = {"docs": "list", "documents": "list"}
 
 UNGROUNDED = (
-    "⚠️ Ungrounded: no sentence of this answer could be matched to the passages it "
-    "cites. Treat it as unverified."
+    "⚠️ Ungrounded: no sentence of this answer is stated by any of the passages found. "
+    "Treat it as unverified."
 )
+UNSUPPORTED = " ⚠️(no passage states this)"  # after each sentence no passage states
+UNSUPPORTED_NOTE = "Sentences marked ⚠️ are stated by no passage found: treat them as unverified."
 
 
 HISTORY_FALLBACK = 20  # recent messages the adapters search for PDFs shared before the bot joined
@@ -109,17 +112,34 @@ def answer_reply(answer: Answer, *, extra_warnings: Sequence[str] = ()) -> Reply
     warnings = list(extra_warnings)
     if not answer.grounded:
         warnings.append(UNGROUNDED)
+    elif answer.unsupported:
+        warnings.append(UNSUPPORTED_NOTE)
     warnings.extend(answer.notes)
     snippets = {s.n: s for s in answer.snippets}
     sources = tuple(_source(c, snippets.get(c.n), answer) for c in answer.citations if c.chunk)
     return Reply(
         kind="answer",
-        text=answer.text,
+        text=marked(answer),
         sources=sources,
         warnings=tuple(warnings),
         footer=footer(answer),
         answer=answer,
     )
+
+
+def marked(answer: Answer) -> str:
+    """The answer's text with each sentence no passage states marked where it ends.
+
+    An ungrounded answer is not marked sentence by sentence: its warning says it all.
+    """
+    text = answer.text
+    if not answer.grounded:
+        return text
+    for u in sorted(answer.unsupported, key=lambda u: u.at, reverse=True):
+        at = min(max(u.at, 0), len(text))
+        end = re.match(r"[.!?。]?", text[at:]).end()  # after the sentence's full stop
+        text = text[: at + end] + UNSUPPORTED + text[at + end :]
+    return text
 
 
 def _source(c: Citation, snippet: Snippet | None, answer: Answer) -> Source:
@@ -147,6 +167,9 @@ def footer(answer: Answer) -> str:
     )
     kept, dropped = len(answer.citations), len(answer.dropped)
     parts = [f"Mode: {mode}", f"{kept} citation{'s' if kept != 1 else ''} verified"]
+    by_checker = sum(c.reason.startswith("cited by the checker") for c in answer.citations)
+    if by_checker:
+        parts[-1] += f" ({by_checker} added by the checker)"
     if dropped:
         parts.append(f"{dropped} removed ({_reasons(answer)})")
     return " · ".join(parts)

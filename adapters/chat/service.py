@@ -65,6 +65,17 @@ class Mention:
     admin: Callable[[], bool] | None = None  # asked only when forgetting; None = not an admin
 
 
+SLOW_ANSWER_AFTER = 8.0  # seconds an LLM may take before the chat is told it is still writing
+
+
+def slow_answer_note(settings: Settings) -> str:
+    """The progress line shown while a slow model writes the answer."""
+    return (
+        "Still writing the answer: the language model is slow right now "
+        f"(I wait up to {settings.llm_timeout:g} s, then answer offline)…"
+    )
+
+
 _FORGET = re.compile(r"^(?:forget|remove|delete)\b\s*(.*)$", re.I | re.S)
 
 
@@ -94,6 +105,7 @@ class ChatService:
         self.intake = Intake(pipeline, self.settings, shares, self.forgotten)
         self.conversations = threads if threads is not None else StoredThreads(self.store)
         self.complete = complete  # an LLM to condense follow-ups; None = offline rewrite
+        self.slow_answer_after = SLOW_ANSWER_AFTER
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
 
@@ -223,15 +235,28 @@ class ChatService:
                 warnings=tuple(warnings),
             )
         question, doc_ids = self._resolve(mention, text, doc_ids, library)
-        answer = self.pipeline.ask(
-            mention.channel, question, doc_ids=doc_ids or None, documents=library
-        )
+        answer = self._ask(mention.channel, question, doc_ids, library, progress)
         cited = tuple(dict.fromkeys(c.chunk.doc_id for c in answer.citations if c.chunk))
         self.conversations.record(mention.thread, Turn(question, cited))
         reply = answer_reply(answer, extra_warnings=warnings)
         if question != text:  # say how a follow-up was read, so a misreading is visible
             reply = replace(reply, footer=f"Read as: {question} · {reply.footer}")
         return reply
+
+    def _ask(self, channel: str, question: str, doc_ids: list[str], library, progress):
+        """The pipeline's answer; with an LLM, a progress line once it takes a while."""
+        timer = None
+        if progress is not None and self.settings.llm_configured:
+            note = slow_answer_note(self.settings)
+            timer = threading.Timer(self.slow_answer_after, progress, args=(note,))
+            timer.daemon = True
+            timer.start()
+        try:
+            return self.pipeline.ask(channel, question, doc_ids=doc_ids or None, documents=library)
+        finally:
+            if timer is not None:
+                timer.cancel()
+                timer.join()  # a line being posted lands before the answer replaces it
 
     def _resolve(self, mention: Mention, text: str, doc_ids: list[str], library: list[Document]):
         """A follow-up made standalone against its thread, and the documents to search."""

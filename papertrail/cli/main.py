@@ -91,9 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     e.add_argument(
         "--mode",
-        choices=("retrieval", "extractive", "groq"),
+        choices=("retrieval", "extractive", "llm", "groq"),
         default="retrieval",
-        help="retrieval only, or also answers offline or with Groq (default: retrieval)",
+        help="retrieval only, or also answers offline or with an LLM: Groq or any "
+        "OpenAI-compatible server (groq is another name for llm) (default: retrieval)",
     )
     e.add_argument(
         "--json", type=Path, dest="json_out", help="also write metrics and items to this file"

@@ -163,7 +163,10 @@ class PaperTrail(Indexing):
             documents=list(docs.values()),
         )
         draft = self.generator.generate(question, hits)
-        checked = verify_answer(draft.text, hits, embedder=self.embedder)
+        # a model's figure must be stated for what was asked; offline answers are quotes
+        # the answerer chose for the question, judged as quotes
+        asked = question if draft.mode != "extractive" else ""
+        checked = verify_answer(draft.text, hits, embedder=self.embedder, question=asked)
         snippets = ()
         if render and checked.citations:
             snippets = tuple(self.render(channel, checked.citations))
@@ -178,6 +181,7 @@ class PaperTrail(Indexing):
             hits=tuple(hits),
             snippets=snippets,
             notes=draft.notes,
+            unsupported=checked.unsupported,
         )
 
     def documents(self, channel: str) -> list[Document]:
