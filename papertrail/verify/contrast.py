@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from papertrail.text.sentences import normalize, strip_markers
-from papertrail.text.words import STOPWORDS, rarity, stem
+from papertrail.text.words import STOPWORDS, found, rarity, stem, word_keys
 from papertrail.verify.periods import period_conflict
 
 # --- negation ------------------------------------------------------------------------
@@ -183,19 +183,27 @@ for _group in _CONTRASTS:
 NEAR = 1  # content words apart: a modifier and its head, a verb and its subject
 
 
+@lru_cache(maxsize=256)
+def _keys(text: str) -> frozenset[str]:
+    return frozenset(word_keys(text))
+
+
 def substitution(claim: str, span: str) -> str | None:
     """A claim word replaced in the span by a contrasting one beside the same neighbour."""
     c, s = read_tokens(claim), read_tokens(span)
     span_keys = {t.key for t in s}
     claim_keys = {t.key for t in c}
+    keys = _keys(span)
     for t in c:
-        if t.key in span_keys:
-            continue
+        if t.key in span_keys or found(t.word, keys, acronym=t.name):
+            continue  # the span says the claim's word, maybe in a compound ("BERTBASE")
         rivals = _RIVALS.get(t.key, frozenset())
         for u in s:
             rival = u.key in rivals or (t.name and u.name and rarity(u.word) >= NAME_RARITY)
             if not rival or u.key in claim_keys or u.negated != t.negated:
                 continue
+            if t.word in u.word or u.word in t.word:
+                continue  # "LM" / "MLM": one name holds the other
             # a neighbour of the claim word that sits on the same side of the rival in the span
             for n in c[max(0, t.index - NEAR) : t.index + NEAR + 1]:
                 if n.index == t.index or n.key not in span_keys or n.key in rivals:

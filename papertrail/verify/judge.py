@@ -48,6 +48,14 @@ SIM_SPANS = 2  # the lexically best spans whose meaning is compared with the cla
 MIN_CLAUSE = 0.25  # each statement a claim joins ("A, and B") needs this share in the span
 
 
+# Generic nouns a claim uses for the document's subject, which its text calls "we", "our"
+# or by name: missing, they count neither for nor against the claim.
+REFERENTS = frozenset(
+    "company companies firm corporation registrant issuer model method approach system "
+    "framework paper study authors author".split()
+)
+
+
 @dataclass(frozen=True)
 class Judgement:
     supported: bool
@@ -122,8 +130,8 @@ def _share(c: _Claim, keys: set[str], numbers) -> tuple[float, list[str], list[s
     total = got = 0.0
     missing, figs, seen = [], [], set()
     for w, ok in zip(words, hit, strict=True):
-        if not is_content(w) or stem(w) in seen:
-            continue
+        if not is_content(w) or stem(w) in seen or (not ok and w in REFERENTS):
+            continue  # "the company", "the model": a reader resolves them, excerpts say "we"
         seen.add(stem(w))
         total += rarity(w)
         got += rarity(w) if ok else 0.0

@@ -131,6 +131,21 @@ RIGHT = [
         "In H2 2021 the plant produced goods worth Rs 2,40,00,000, up from Rs 1,90,00,000.",
     ),
     (
+        "model names written as one word",
+        "Corvid-large clearly outperforms Corvid-base on every task.",
+        "We find that CORVIDLARGE clearly outperforms CORVIDBASE on every task we tried.",
+    ),
+    (
+        "an acronym that holds the claim's",
+        "The masked LM objective fuses left and right context.",
+        "Unlike left-to-right training, the MLM objective fuses the left and right context.",
+    ),
+    (
+        "a generic subject and an irregular verb",
+        "The company does not pay a dividend.",
+        "We have never paid cash dividends on our common stock.",
+    ),
+    (
         "a degree written with its letters",
         "The lead author has an M.S. degree.",
         "J. Doe, M.S., lead author, joined the laboratory in the spring.",
