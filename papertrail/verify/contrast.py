@@ -150,36 +150,50 @@ def negation_conflict(claim: str, span: str) -> str | None:
 
 # --- contrasting words in the same place ------------------------------------------
 
-# Pairs and sets whose members exclude each other where one is said of a thing.
+# Contrasting words: "a b | c d" sets a and b (said of the same thing, the same) against c
+# and d; a group without "|" holds words that each exclude all others (ordinals, months).
 _CONTRASTS = [
-    "increase decrease decline reduce fall drop shrink", "rise fall", "gain loss",
-    "higher lower", "high low", "larger smaller", "large small", "big small", "bigger smaller",
-    "best worst", "better worse", "improve worsen degrade hurt", "positive negative",
-    "above below", "before after", "maximum minimum", "profit loss", "strong weak",
-    "strengthen weaken", "accelerate decelerate", "expand contract", "inflow outflow",
-    "include exclude", "success failure", "efficient inefficient", "outperform underperform",
-    "surplus deficit", "long short", "early late", "earlier later", "input output",
-    "encoder decoder", "training test", "train test", "dev test", "validation test",
-    "supervised unsupervised", "bidirectional unidirectional", "left right", "upper lower",
-    "add remove", "majority minority", "buy sell", "asset liability", "debit credit",
-    "appreciate depreciate", "overestimate underestimate", "true false", "correct incorrect",
-    "accurate inaccurate", "possible impossible", "significant insignificant",
-    "static dynamic", "sparse dense", "shallow deep", "fast slow", "cheap expensive",
-    "easy difficult hard", "simple complex", "past future", "allow prevent", "enable disable",
-    "accept reject", "approve deny", "win lose", "local global", "online offline",
-    "manual automatic", "male female", "men women", "north south", "east west",
-    "upward downward", "favorable unfavorable", "profitable unprofitable", "internal external",
-    "domestic foreign international", "gross net", "basic diluted", "base large", "base big",
+    "increase rise grow climb | decrease decline reduce fall drop shrink", "gain | loss",
+    "higher | lower", "high | low", "larger bigger | smaller", "large big | small",
+    "best | worst", "better | worse", "improve | worsen degrade hurt", "positive | negative",
+    "above | below", "before | after", "maximum | minimum", "profit | loss", "strong | weak",
+    "strengthen | weaken", "accelerate | decelerate slow", "expand | contract",
+    "inflow | outflow", "include | exclude", "success | failure", "efficient | inefficient",
+    "outperform | underperform", "surplus | deficit", "long | short", "early | late",
+    "earlier | later", "input | output", "encoder | decoder", "training train | test",
+    "dev validation | test", "supervised | unsupervised", "bidirectional | unidirectional",
+    "left | right", "upper | lower", "add | remove", "majority | minority", "buy | sell",
+    "asset | liability", "debit | credit", "appreciate | depreciate",
+    "overestimate | underestimate", "true | false", "correct | incorrect",
+    "accurate | inaccurate", "possible | impossible", "significant | insignificant",
+    "static | dynamic", "sparse | dense", "shallow | deep", "fast | slow",
+    "cheap | expensive", "easy | difficult hard", "simple | complex", "past | future",
+    "allow | prevent", "enable | disable", "accept | reject", "approve | deny", "win | lose",
+    "local | global", "online | offline", "manual | automatic", "male | female",
+    "men | women", "north | south", "east | west", "upward | downward",
+    "favorable | unfavorable", "profitable | unprofitable", "internal | external",
+    "domestic | foreign international", "gross | net", "basic | diluted", "base | large big",
     "first second third fourth fifth", "monday tuesday wednesday thursday friday",
     "january february march april may june july august september october november december",
-    "annual quarterly monthly weekly daily", "minimum maximum", "lowest highest",
-    "beginning end", "start end", "open closed", "public private", "pretrained scratch",
+    "annual quarterly monthly weekly daily", "lowest | highest", "beginning start | end",
+    "open | closed", "public | private", "pretrained | scratch",
 ]  # fmt: skip
-_RIVALS: dict[str, frozenset[str]] = {}
-for _group in _CONTRASTS:
-    _keys = [stem(w) for w in _group.split()]
-    for _k in _keys:
-        _RIVALS[_k] = _RIVALS.get(_k, frozenset()) | frozenset(k for k in _keys if k != _k)
+
+
+def _rivals() -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for group in _CONTRASTS:
+        parts = group.split("|") if "|" in group else group.split()
+        sets = [part.split() for part in parts]
+        keys = [{stem(w) for w in words} for words in sets]
+        for i, mine in enumerate(keys):
+            others = frozenset().union(*(k for j, k in enumerate(keys) if j != i)) - mine
+            for k in mine:
+                out[k] = out.get(k, frozenset()) | others
+    return out
+
+
+_RIVALS = _rivals()
 NEAR = 1  # content words apart: a modifier and its head, a verb and its subject
 
 

@@ -235,3 +235,10 @@ def test_a_claim_that_itself_mentions_or_contracts_reads_the_whole_excerpt():
     assert judge("We talked about this on previous calls.", said).supported
     words = "I don't see us getting into the 80s, and we're fine with that."
     assert judge(words, words).supported  # "don", "re" are no words of their own
+
+
+def test_words_on_the_same_side_of_a_contrast_are_not_rivals():
+    fell = "Operating income fell because of higher raw material costs."
+    decreased = "Operating income decreased, mainly because of higher costs for raw materials."
+    assert contrast.substitution(fell, decreased) is None
+    assert contrast.substitution(fell, decreased.replace("decreased", "increased"))
