@@ -49,7 +49,9 @@ _NEG_LIKE = frozenset(
     "remove removed removes removing drop dropped dropping eliminate eliminated eliminating "
     "avoid avoids avoided avoiding omit omitted omitting exclude excluded ablate ablated "
     "ablating discard discarded replace replaced replacing instead rather absent absence "
-    "lack lacks lacked free unlike barely hardly little few excluding except".split()
+    "lack lacks lacked free unlike barely hardly little few excluding except dispense "
+    "dispenses dispensed eschew eschews eschewed forgo forgoes skip skips skipped abandon "
+    "abandons abandoned".split()
 )
 SCOPE = 4  # words a negator reaches, within its clause
 MIN_RARITY = 1.5  # shared words this rare or rarer are compared ("have", "make" are not)
@@ -96,8 +98,6 @@ def read_tokens(text: str) -> tuple[_Tok, ...]:
             continue
         negated = reach > 0
         reach = max(0, reach - 1)
-        if negated and low not in STOPWORDS and not (low.endswith("ly") and len(low) > 4):
-            reach = 0  # the first content word is what is negated ("not involved in ...")
         # capitalised mid-sentence, or rare enough to be a name where every word is capitalised
         name = (w[:1].isupper() and (not start or rarity(low) >= NAME_RARITY)) or (
             w.isupper() and 2 <= len(w) <= 6 and w.isalpha()
@@ -137,9 +137,9 @@ def negation_conflict(claim: str, span: str) -> str | None:
             continue
         neg = mine.pop()
         # one text negates the shared word, the other negates nothing at all
-        if neg and (span_negates or span_words & _NEG_LIKE):
+        if neg and (span_negates or (span_words - {word}) & _NEG_LIKE):
             continue  # the span may say the same with another word
-        if not neg and (claim_negates or claim_words & _NEG_LIKE):
+        if not neg and (claim_negates or (claim_words - {word}) & _NEG_LIKE):
             continue
         if all(x != neg for x in theirs):
             if neg:
@@ -202,30 +202,40 @@ def _keys(text: str) -> frozenset[str]:
     return frozenset(word_keys(text))
 
 
+def _beside(toks: tuple[_Tok, ...], key: str, neighbour: str, side: int) -> bool:
+    """Whether ``key`` occurs with ``neighbour`` ``side`` content words after it."""
+    return any(
+        t.key == key and 0 <= t.index + side < len(toks) and toks[t.index + side].key == neighbour
+        for t in toks
+    )
+
+
 def substitution(claim: str, span: str) -> str | None:
     """A claim word replaced in the span by a contrasting one beside the same neighbour."""
     c, s = read_tokens(claim), read_tokens(span)
     span_keys = {t.key for t in s}
-    claim_keys = {t.key for t in c}
     keys = _keys(span)
     for t in c:
+        rivals = _RIVALS.get(t.key, frozenset())
         if t.key in span_keys or found(t.word, keys, acronym=t.name):
             continue  # the span says the claim's word, maybe in a compound ("BERTBASE")
-        rivals = _RIVALS.get(t.key, frozenset())
         for u in s:
             rival = u.key in rivals or (t.name and u.name and rarity(u.word) >= NAME_RARITY)
-            if not rival or u.key in claim_keys or u.negated != t.negated:
+            if not rival or u.negated != t.negated:
                 continue
             if t.word in u.word or u.word in t.word:
                 continue  # "LM" / "MLM": one name holds the other
-            # a neighbour of the claim word that sits on the same side of the rival in the span
+            # a neighbour of the claim word that sits on the same side of the rival in the
+            # span, where the claim never puts the rival (it may name it elsewhere)
             for n in c[max(0, t.index - NEAR) : t.index + NEAR + 1]:
                 if n.index == t.index or n.key not in span_keys or n.key in rivals:
                     continue
                 side = n.index - t.index
-                there = u.index + side
-                beside = 0 <= there < len(s) and s[there].key == n.key
-                if beside and (not t.name or rarity(t.word) >= NAME_RARITY):
+                if (
+                    _beside(s, u.key, n.key, side)
+                    and not _beside(c, u.key, n.key, side)
+                    and (not t.name or rarity(t.word) >= NAME_RARITY)
+                ):
                     return f"the excerpt says {u.word!r} beside {n.word!r}, not {t.word!r}"
     return None
 
@@ -280,6 +290,8 @@ _ABOUT = re.compile(
     r"\b(?:ask(?:s|ed|ing)?|talk(?:s|ed|ing)?|think(?:s|ing)?|comment(?:s|ed)?|question(?:s)?|"
     r"wonder(?:s|ed|ing)?|curious|clarif(?:y|ication))\s+(?:about|on|regarding|around|"
     r"with respect to|in terms of|if|whether|how|what|why)\b"
+    r"|\b(?:stud(?:y|ies|ied)|investigat\w*|examin\w*|explor\w*|analy[sz]\w*|discuss\w*)\s+"
+    r"(?:how|whether|why|what|if)\b|\bwhether\b"
     r"|\b(?:as it pertains to|with regards? to|(?:is|are|will be) (?:discussed|described|"
     r"explained|covered) in|(?:see|cf\.?)\s+(?:section|appendix|table|figure|fig\.|note)|"
     r"we (?:will )?(?:discuss|describe) (?:this|these|it|them)? ?(?:in|below|later))",

@@ -82,6 +82,31 @@ WRONG = [
         "embeddings of the same size.",
     ),
     (
+        "a variant without a common-word objective",
+        "The encoder is pre-trained with the next sentence prediction task.",
+        "To test it, we pre-train a second encoder without the next sentence prediction task.",
+    ),
+    (
+        "the excerpt cannot, the claim can",
+        "Users can replace the battery themselves.",
+        "The battery cannot be replaced by the user; contact an authorised service centre.",
+    ),
+    (
+        "an open question states nothing",
+        "The method is robust to noisy labels.",
+        "Whether the method is robust to noisy labels is an open question we leave to future work.",
+    ),
+    (
+        "a study announced states nothing",
+        "Performance changes with the number of encoder layers.",
+        "We study how performance changes with the number of encoder layers in Section 5.",
+    ),
+    (
+        "the other part, named elsewhere in the claim",
+        "The decoder attends over the encoder output with multi-head attention.",
+        "The encoder attends over its own output with multi-head self-attention in every layer.",
+    ),
+    (
         "an abbreviated degree is a name",
         "The lead author has an M.S. degree.",
         "The lead author has shown that the error grows to a large degree with noise.",
