@@ -14,8 +14,8 @@ the text alone:
   the excerpt (or what a reader sees beside it) names periods of that kind,
   none of them the claim's;
 * a claim that **ranks** ("the largest") against a span that ranks nothing;
-* a span that only **asks** (a question states nothing); ``asserted`` also
-  blanks what an excerpt only names ("asked about X", "see Section 4").
+* a span that only **asks** (a question states nothing; ``mentions`` also
+  blanks what an excerpt only names: "asked about X", "see Section 4").
 
 Each returns a short reason, or None. Nothing here weighs how much of the
 claim the span covers; that is ``judge``'s.
@@ -29,6 +29,7 @@ from functools import lru_cache
 
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import STOPWORDS, found, rarity, stem, word_keys
+from papertrail.verify.mentions import only_asks
 from papertrail.verify.periods import period_conflict
 
 # --- negation ------------------------------------------------------------------------
@@ -280,49 +281,6 @@ def missing_superlative(claim: str, span: str, excerpt: str = "") -> str | None:
     if any(_superlative(w) for w in said) or _OUTDOES.search(normalize(span)):
         return None
     return f"the excerpt does not say {sup[0]!r}"
-
-
-# --- questions and mentions -------------------------------------------------------------
-
-# Phrases after which a text names a topic without saying anything of it: someone asks or
-# talks about it, or the text points to where it is said ("as discussed in Section 4").
-_ABOUT = re.compile(
-    r"\b(?:ask(?:s|ed|ing)?|talk(?:s|ed|ing)?|think(?:s|ing)?|comment(?:s|ed)?|question(?:s)?|"
-    r"wonder(?:s|ed|ing)?|curious|clarif(?:y|ication))\s+(?:about|on|regarding|around|"
-    r"with respect to|in terms of|if|whether|how|what|why)\b"
-    r"|\b(?:stud(?:y|ies|ied)|investigat\w*|examin\w*|explor\w*|analy[sz]\w*|discuss\w*)\s+"
-    r"(?:how|whether|why|what|if)\b|\bwhether\b"
-    r"|\b(?:as it pertains to|with regards? to|(?:is|are|will be) (?:discussed|described|"
-    r"explained|covered) in|(?:see|cf\.?)\s+(?:section|appendix|table|figure|fig\.|note)|"
-    r"we (?:will )?(?:discuss|describe) (?:this|these|it|them)? ?(?:in|below|later))",
-    re.I,
-)
-_CLAUSE = re.compile(r"[.;:!?]|,\s(?:but|and|so|which)\b|\s(?:but|however)\s")
-
-
-def asks_or_mentions(claim: str) -> bool:
-    """Whether a claim itself asks, or says that someone asked or talked about something."""
-    return claim.rstrip().endswith("?") or bool(_ABOUT.search(claim))
-
-
-def asserted(text: str) -> str:
-    """``text`` with what it only asks or names blanked: questions, and the words after
-    "asked about", "as it pertains to", "see Section" to the end of their clause. Offsets
-    are kept (blanked characters become spaces)."""
-    out = list(text)
-    for m in re.finditer(r"[^.!?]*\?", text):  # a question, to its question mark
-        out[m.start() : m.end()] = " " * (m.end() - m.start())
-    for m in _ABOUT.finditer(text):
-        end = _CLAUSE.search(text, m.end())
-        stop = end.start() if end else len(text)
-        out[m.start() : stop] = " " * (stop - m.start())
-    return "".join(out)
-
-
-def only_asks(span: str) -> bool:
-    """Whether every sentence of ``span`` is a question."""
-    parts = [p for p in re.split(r"(?<=[.!?])\s+", span.strip()) if p.strip()]
-    return bool(parts) and all(p.rstrip(" \"')").endswith("?") for p in parts)
 
 
 def conflict(claim: str, span: str, excerpt: str, context: str = "") -> str | None:

@@ -29,9 +29,10 @@ from papertrail.text.figures import Figure, claim_figures, excerpt_numbers, figu
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import found, is_content, rarity, stem, word_keys
 from papertrail.verify.claims import answer_part, clauses, predicate
-from papertrail.verify.contrast import asks_or_mentions, conflict
+from papertrail.verify.contrast import conflict
 from papertrail.verify.evidence import Span
 from papertrail.verify.excerpt import Excerpt, context_keys, parse
+from papertrail.verify.mentions import asks_or_mentions
 
 # The decision has four numbers, each on a plain scale. They sit in the middle of
 # the range that gave the same result on the development pairs, and a range

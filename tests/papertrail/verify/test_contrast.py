@@ -8,7 +8,7 @@ it); each right pair next to it words the same fact differently and must pass.
 import numpy as np
 import pytest
 
-from papertrail.verify import contrast, periods
+from papertrail.verify import contrast, mentions, periods
 from papertrail.verify.judge import judge
 from tests.fakes import HashEmbedder
 
@@ -223,7 +223,7 @@ def test_periods_read_fiscal_and_quarter_forms():
 
 def test_asserted_blanks_questions_and_mentions_keeping_offsets():
     text = "Is churn rising? Churn fell. He asked about pricing, and margins rose."
-    said = contrast.asserted(text)
+    said = mentions.asserted(text)
     assert len(said) == len(text)
     assert "churn rising" not in said and "Churn fell." in said
     assert "pricing" not in said and "margins rose" in said
