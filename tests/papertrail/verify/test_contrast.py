@@ -171,6 +171,11 @@ RIGHT = [
         "We have never paid cash dividends on our common stock.",
     ),
     (
+        "a name the claim uses itself, beside another word",
+        "The model reaches 30.1 BLEU on the WMT 2016 English-to-Czech task.",
+        "It reaches 30.1 BLEU on English-to-Czech and 22.5 BLEU on Czech-to-English.",
+    ),
+    (
         "a degree written with its letters",
         "The lead author has an M.S. degree.",
         "J. Doe, M.S., lead author, joined the laboratory in the spring.",
