@@ -31,9 +31,10 @@ from papertrail.text.figures import excerpt_numbers, figure_in
 from papertrail.text.sentences import strip_markers
 from papertrail.text.words import is_content, rarity
 from papertrail.verify.claims import answer_part, clauses, predicate
-from papertrail.verify.contrast import asks_or_mentions, conflict
+from papertrail.verify.contrast import conflict
 from papertrail.verify.evidence import Span
 from papertrail.verify.excerpt import Excerpt, context_keys, parse
+from papertrail.verify.mentions import asks_or_mentions
 
 # The decision has four numbers, each on a plain scale. They sit in the middle of
 # the range that gave the same result on the development pairs, and a range
@@ -48,6 +49,9 @@ ANSWER_COVERAGE = 0.8  # the answer part of a restated question must be found th
 ANSWER_WEIGHT = 4.0  # ... and weigh this much without a figure or name (one rare word, two common)
 SIM_SPANS = 2  # the lexically best spans whose meaning is compared with the claim
 MIN_CLAUSE = 0.25  # each statement a claim joins ("A, and B") needs this share in the span
+
+
+)
 
 
 @dataclass(frozen=True)
