@@ -105,3 +105,19 @@ def test_each_part_of_a_two_part_question_gets_its_sentence():
     h = [Hit(Chunk("d" * 64, "paper.pdf", 7, 7, h[0].chunk.text, (), "Hardware and Schedule"), 1)]
     text = answer("Which GPUs were used and how long did the base model train?", h)
     assert "8 NVIDIA P100 GPUs" in text and "12 hours" in text
+
+
+def test_a_filing_pdf_end_to_end(tmp_path):
+    from tests import pdfs
+    from tests.papertrail.test_pipeline import make
+
+    pt = make(tmp_path)
+    pt.ingest("c1", "10k.pdf", pdfs.filing_pdf())
+    total = pt.ask("c1", "What were total net sales in 2017?", render=False)
+    assert total.text == "Total net sales in 2017 were $177,866 million [1]."
+    assert total.grounded and total.citations[0].chunk.page == 2
+    income = pt.ask("c1", "What was net income in 2017?", render=False)
+    assert income.text == "Net income in 2017 was $3,033 million [1]."
+    ratio = pt.ask("c1", "What is the current ratio for 2017?", render=False)
+    assert ratio.refusal and ratio.text == REFUSAL and not ratio.citations
+    assert any("Total current liabilities" in note for note in ratio.notes)
