@@ -80,6 +80,12 @@ def table_rows(text: str, years: tuple[str, ...] = ()) -> tuple[list[Row], tuple
     return rows, years
 
 
+def asks_computed(question: str) -> bool:
+    """Whether ``question`` asks for a figure worked out from several (a ratio, a change,
+    an average), which no single cell or sentence without a figure gives."""
+    return bool(_COMPUTED.search(strip_instructions(question)))
+
+
 def figure_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
     """(sentence, 1-based hit) stating the table figure the question asks for, or None."""
     asked = strip_instructions(question)

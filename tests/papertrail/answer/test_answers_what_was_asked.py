@@ -86,6 +86,15 @@ def test_a_ratio_it_cannot_compute_gets_no_dump_of_rows_but_the_closest_passages
     assert "Total current assets" in draft.notes[0]
 
 
+def test_a_ratio_is_not_answered_by_a_sentence_that_gives_no_figure():
+    h = hits(
+        "We believe the current ratio is an important liquidity metric because it measures "
+        "the cash available to repay obligations. Net sales grew in every segment."
+    )
+    draft = ExtractiveGenerator().generate("What is the current ratio for the company?", h)
+    assert draft.text == REFUSAL and draft.notes
+
+
 def test_a_sentence_about_other_years_does_not_answer_for_the_year_asked():
     h = hits(
         "Net sales were $135,987 million in 2016, compared with $107,006 million in 2015. "
