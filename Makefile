@@ -20,7 +20,8 @@ $(STAMP): pyproject.toml requirements.lock
 	# torch alone from the CPU index; its own dependencies are in the lock
 	$(BIN)/pip install --quiet --retries 2 --no-deps --index-url $(TORCH_INDEX) $(TORCH)
 	$(BIN)/pip install --quiet -r requirements.lock
-	$(BIN)/pip install --quiet --no-deps -e .
+	# with its dependencies: a no-op when the lock is current, a fallback when it is not
+	$(BIN)/pip install --quiet -e .
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
