@@ -1,7 +1,7 @@
 # One command each: `make demo` sets up and runs the main job offline; `make test`
 # sets up and runs lint, format check and the test suite (what .ci/run calls).
 # Set-up installs the CPU build of torch from PyTorch's CPU index (PyPI's Linux
-# x86_64 wheel is the CUDA build, ~2.5 GB more), then the exact versions of
+# x86_64 wheel is the CUDA build, GBs of NVIDIA libraries), then the exact versions of
 # requirements.lock, then PaperTrail itself. The multi-worker tests start a real
 # redis-server and the web page test Debian's chromium + chromium-driver (system
 # packages, installed here when missing and running as root on Debian/Ubuntu), and
