@@ -51,9 +51,6 @@ SIM_SPANS = 2  # the lexically best spans whose meaning is compared with the cla
 MIN_CLAUSE = 0.25  # each statement a claim joins ("A, and B") needs this share in the span
 
 
-)
-
-
 @dataclass(frozen=True)
 class Judgement:
     supported: bool
