@@ -171,9 +171,11 @@ class ChatService:
         return linked(message) if callable(linked) else ""
 
     def close(self) -> None:
-        """Close the pipeline this service answers with (its store client, LLM connection).
-        The share registry and thread memory hold nothing open (Redis ones share the
-        coordination connection, which ``bot/wiring.py`` closes)."""
+        """Close the pipeline this service answers with (its store client, LLM connection)
+        and ``chat.sqlite`` (seen keys, threads, tombstones; it reopens if used again).
+        The share registry holds nothing open; Redis state shares the coordination
+        connection, which ``bot/wiring.py`` closes."""
+        self.store.close()
         close = getattr(self.pipeline, "close", None)
         if callable(close):
             close()

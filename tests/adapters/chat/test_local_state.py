@@ -72,3 +72,12 @@ def test_nothing_is_written_until_something_is_remembered(tmp_path):
     StoredSeen(store)
     StoredThreads(store)
     assert not (tmp_path / "data").exists()
+
+
+def test_closing_the_store_loses_nothing_and_a_late_use_reopens_it(tmp_path):
+    store = LocalStore(tmp_path / "chat.sqlite")
+    seen = StoredSeen(store)
+    assert seen.first("k")
+    store.close()  # at shutdown, while a worker may still finish one job
+    assert not seen.first("k") and seen.first("other")
+    store.close()
