@@ -24,7 +24,7 @@ from papertrail.coord import Leases, acquire_or_wait
 from papertrail.embed.model import Warmup
 from papertrail.embed.once import embed_once
 from papertrail.errors import PaperTrailError
-from papertrail.protocols import Embedder, Generator, Store
+from papertrail.protocols import Domain, Embedder, Generator, Store
 from papertrail.read.chunking import chunk_blocks
 from papertrail.read.pdf import read_pdf
 from papertrail.render.render import render_citations
@@ -33,6 +33,7 @@ from papertrail.settings import Settings
 from papertrail.store.blobs import Blobs, ChromaBlobs
 from papertrail.store.chroma import open_store
 from papertrail.store.pdf_files import PdfFiles
+from papertrail.text.identity import identify
 from papertrail.types import Answer, Citation, Document, Snippet
 from papertrail.verify.verify import verify_answer
 
@@ -65,13 +66,14 @@ class PaperTrail:
         ocr=None,
         leases: Leases | None = None,
         blobs: Blobs | None = None,
+        domains: Sequence[Domain] = (),
     ) -> None:
         self.settings = settings
         self.embedder = embedder
         self.store = store
-        self.generator = generator or ExtractiveGenerator(embedder)
+        self.generator = generator or ExtractiveGenerator(embedder, domains=domains)
         self.ocr = ocr
-        self.retriever = Retriever(store, embedder)
+        self.retriever = Retriever(store, embedder, domains=domains)
         self.files = PdfFiles(Path(settings.data_dir) / "files", shared=blobs)
         self.embed_batch = EMBED_BATCH
         self.leases = leases  # multi-worker mode (bot/wiring.py): one worker indexes a file
@@ -84,11 +86,12 @@ class PaperTrail:
         ``shared`` passes multi-worker seams (``leases``, ``budget``) from bot/wiring.py.
         """
         from papertrail.answer.llm import get_generator
+        from papertrail.domains import KNOWN
         from papertrail.embed.cache import MemoEmbedder
         from papertrail.embed.model import get_embedder
 
         embedder = MemoEmbedder(get_embedder(settings))
-        extractive = ExtractiveGenerator(embedder)
+        extractive = ExtractiveGenerator(embedder, domains=KNOWN)
         ocr = None
         if settings.ocr:
             try:
@@ -107,6 +110,7 @@ class PaperTrail:
             ocr=ocr,
             leases=shared.get("leases"),
             blobs=ChromaBlobs(store.client) if settings.chroma_host else None,
+            domains=shared.get("domains", KNOWN),
         )
 
     def warm_up(self) -> None:
@@ -195,6 +199,7 @@ class PaperTrail:
             no_text_pages=parsed.no_text_pages,
             ocr_pages=parsed.ocr_pages,
             created=time.time(),
+            identity=identify(name, chunks, self.retriever.domains),
         )
         self.store.begin(doc)
         embed_s = store_s = 0.0
@@ -272,8 +277,9 @@ class PaperTrail:
                 raise PaperTrailError(
                     "That document is not indexed in this channel.", code="unknown_document"
                 )
+        k, ready = k or self.settings.top_k, list(docs.values())  # the registry is read once
         hits = self.retriever.search(
-            channel, question, k=k or self.settings.top_k, doc_ids=doc_ids, mode=mode
+            channel, question, k=k, doc_ids=doc_ids, mode=mode, documents=ready
         )
         draft = self.generator.generate(question, hits)
         checked = verify_answer(draft.text, hits, embedder=self.embedder)

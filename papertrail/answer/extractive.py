@@ -63,12 +63,15 @@ class ExtractiveGenerator:
 
     mode = "extractive"
 
-    def __init__(self, embedder: Embedder | None = None, max_sentences: int = 3) -> None:
+    def __init__(
+        self, embedder: Embedder | None = None, max_sentences: int = 3, domains: Sequence = ()
+    ) -> None:
         self.embedder = embedder
         self.max_sentences = max(1, max_sentences)
+        self.domains = tuple(domains)  # ``protocols.Domain``s whose wording tables may use
 
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
-        if _QUANTITY.search(question) and (figure := figure_answer(question, hits)):
+        if _QUANTITY.search(question) and (figure := figure_answer(question, hits, self.domains)):
             return Draft(text=_cite(*figure), mode=self.mode)
         chosen = self.select(question, hits)
         if not chosen:

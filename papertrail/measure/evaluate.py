@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from papertrail.answer.extractive import ExtractiveGenerator
+from papertrail.domains import KNOWN
 from papertrail.embed.cache import CachingEmbedder
 from papertrail.embed.model import get_embedder
 from papertrail.errors import PaperTrailError
@@ -70,8 +71,15 @@ def pdfs_of(doc: Path) -> list[Path]:
     return sorted(doc.glob("*.pdf")) if doc.is_dir() else [doc]
 
 
-def channel_of(doc: Path) -> str:
-    return "eval:" + hashlib.sha256(str(doc).encode()).hexdigest()[:16]
+def channel_of(doc: Path, opaque: bool = False) -> str:
+    tag = f"{doc}|opaque" if opaque else str(doc)  # neutral names: a channel of their own
+    return "eval:" + hashlib.sha256(tag.encode()).hexdigest()[:16]
+
+
+def neutral_names(pdfs: list[Path]) -> dict[Path, str]:
+    """``document-NN.pdf`` per PDF, numbered in the order of the files' hashes (not names)."""
+    digests = sorted(pdfs, key=lambda p: hashlib.sha256(p.read_bytes()).hexdigest())
+    return {pdf: f"document-{n:02d}.pdf" for n, pdf in enumerate(digests, 1)}
 
 
 def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = None):
@@ -80,7 +88,7 @@ def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = N
         data_dir=cache / f"index-{size}", chunk_size=size, chunk_overlap=min(100, size // 8)
     )
     embedder = CachingEmbedder(get_embedder(settings), cache / "embeddings.sqlite")
-    extractive = ExtractiveGenerator(embedder)
+    extractive = ExtractiveGenerator(embedder, domains=KNOWN)
     generator = extractive
     if mode == "groq":
         if not settings.groq_api_key:
@@ -88,16 +96,23 @@ def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = N
         from papertrail.answer.llm import get_generator
 
         generator = get_generator(settings, fallback=extractive)
-    return PaperTrail(settings, embedder=embedder, store=open_store(settings), generator=generator)
+    store = open_store(settings)
+    return PaperTrail(settings, embedder=embedder, store=store, generator=generator, domains=KNOWN)
 
 
-def index_all(pt: PaperTrail, items: list[Item]) -> dict[Path, str]:
-    channels = {}
+def index_all(
+    pt: PaperTrail, items: list[Item], opaque: bool = False
+) -> tuple[dict[Path, str], dict[str, str]]:
+    """Each item's channel, and (with ``opaque``) neutral name -> real file name."""
+    channels, real = {}, {}
     for doc in sorted({i.doc for i in items}):
-        channel = channel_of(doc)
-        for pdf in pdfs_of(doc):
+        channel = channel_of(doc, opaque)
+        pdfs = pdfs_of(doc)
+        names = neutral_names(pdfs) if opaque else {pdf: pdf.name for pdf in pdfs}
+        for pdf in pdfs:
+            real[names[pdf]] = pdf.name
             t0 = time.perf_counter()
-            result = pt.ingest(channel, pdf.name, pdf.read_bytes())
+            result = pt.ingest(channel, names[pdf], pdf.read_bytes())
             if result.new:
                 print(
                     f"  indexed {pdf.name}: {result.document.chunks} chunks "
@@ -105,7 +120,7 @@ def index_all(pt: PaperTrail, items: list[Item]) -> dict[Path, str]:
                     file=sys.stderr,
                 )
         channels[doc] = channel
-    return channels
+    return channels, real
 
 
 def relevant(item: Item, doc_name: str, page: int) -> bool:
@@ -121,7 +136,10 @@ def retrieval_record(item: Item, ranked: list[tuple[str, int]]) -> dict:
     return {"rank": rank, "doc_rank": doc_rank, "top": top}
 
 
-def answer_record(pt: PaperTrail, item: Item, channel: str) -> dict:
+def answer_record(
+    pt: PaperTrail, item: Item, channel: str, real: dict[str, str] | None = None
+) -> dict:
+    real = real or {}
     answer = pt.ask(channel, item.question, render=False)
     score, how = correctness(item.answer, answer.text)
     return {
@@ -134,7 +152,9 @@ def answer_record(pt: PaperTrail, item: Item, channel: str) -> dict:
         "correctness": score,
         "correctness_method": how,
         "citation_on_evidence": [
-            relevant(item, c.chunk.doc_name, c.chunk.page) for c in answer.citations if c.chunk
+            relevant(item, real.get(c.chunk.doc_name, c.chunk.doc_name), c.chunk.page)
+            for c in answer.citations
+            if c.chunk
         ],
         "dropped": [c.reason for c in answer.dropped],
     }
@@ -179,8 +199,12 @@ def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress
     """Index, retrieve (and answer) every item of one data file; print its table."""
     multi_doc = any(i.doc.is_dir() for i in items)
     mode = "extractive" if args.mode == "extractive" else args.mode
-    print(f"eval {path.name}: {len(items)} questions, mode {mode}, k {args.k}", file=sys.stderr)
-    channels = index_all(pt, items)
+    names = ", neutral file names" if getattr(args, "opaque_names", False) else ""
+    print(
+        f"eval {path.name}: {len(items)} questions, mode {mode}, k {args.k}{names}", file=sys.stderr
+    )
+    opaque = bool(getattr(args, "opaque_names", False))
+    channels, real = index_all(pt, items, opaque)
 
     progress = cache / "progress" / f"{_run_key(args, path)}.jsonl"
     # Resuming pays off where answers cost money and quota; retrieval is recomputed
@@ -202,11 +226,13 @@ def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress
         try:
             for cfg in configs:
                 hits = pt.retriever.search(channels[item.doc], item.question, k=DEPTH, mode=cfg)
-                ranked = [(h.chunk.doc_name, h.chunk.page) for h in hits]
+                ranked = [
+                    (real.get(h.chunk.doc_name, h.chunk.doc_name), h.chunk.page) for h in hits
+                ]
                 rec["retrieval" if cfg == "hybrid" else cfg] = retrieval_record(item, ranked)
             rec.update(rec["retrieval"])
             if args.mode != "retrieval":
-                rec.update(answer_record(pt, item, channels[item.doc]))
+                rec.update(answer_record(pt, item, channels[item.doc], real))
                 if args.mode == "groq" and rec["mode"] == "extractive":
                     rec["error"] = "provider unavailable: " + "; ".join(rec["notes"])
         except PaperTrailError as e:
@@ -258,7 +284,8 @@ def _baseline(pt: PaperTrail, items: list[Item]) -> dict:
 
 def _run_key(args, path: Path) -> str:
     size = getattr(args, "chunk_size", None)
-    key = f"{path.resolve()}|{args.mode}|{args.k}|{args.ablation}|{args.limit}|{size}"
+    opaque = getattr(args, "opaque_names", False)
+    key = f"{path.resolve()}|{args.mode}|{args.k}|{args.ablation}|{args.limit}|{size}|{opaque}"
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
