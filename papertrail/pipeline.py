@@ -21,6 +21,7 @@ from pathlib import Path
 
 from papertrail.answer.extractive import ExtractiveGenerator
 from papertrail.coord import Leases, acquire_or_wait
+from papertrail.domains import KNOWN
 from papertrail.embed.model import Warmup
 from papertrail.embed.once import embed_once
 from papertrail.errors import PaperTrailError
@@ -33,7 +34,7 @@ from papertrail.settings import Settings
 from papertrail.store.blobs import Blobs, ChromaBlobs
 from papertrail.store.chroma import open_store
 from papertrail.store.pdf_files import PdfFiles
-from papertrail.text.identity import identify
+from papertrail.text.identity import identify, passages
 from papertrail.types import Answer, Citation, Document, Snippet
 from papertrail.verify.verify import verify_answer
 
@@ -66,7 +67,7 @@ class PaperTrail:
         ocr=None,
         leases: Leases | None = None,
         blobs: Blobs | None = None,
-        domains: Sequence[Domain] = (),
+        domains: Sequence[Domain] = KNOWN,
     ) -> None:
         self.settings = settings
         self.embedder = embedder
@@ -86,7 +87,6 @@ class PaperTrail:
         ``shared`` passes multi-worker seams (``leases``, ``budget``) from bot/wiring.py.
         """
         from papertrail.answer.llm import get_generator
-        from papertrail.domains import KNOWN
         from papertrail.embed.cache import MemoEmbedder
         from papertrail.embed.model import get_embedder
 
@@ -99,7 +99,7 @@ class PaperTrail:
             except ImportError:  # the OCR engine is optional
                 get_ocr = None
             ocr = get_ocr() if get_ocr else None
-        store = open_store(settings, model=embedder.name)
+        store = open_store(settings, model=embedder.name + ("+context" * settings.contextual))
         # Documents a crash left half-indexed are invisible already; this frees their space.
         store.cleanup(older_than=settings.max_index_seconds)
         return cls(
@@ -110,7 +110,6 @@ class PaperTrail:
             ocr=ocr,
             leases=shared.get("leases"),
             blobs=ChromaBlobs(store.client) if settings.chroma_host else None,
-            domains=shared.get("domains", KNOWN),
         )
 
     def warm_up(self) -> None:
@@ -206,8 +205,8 @@ class PaperTrail:
         embedded = 0
         try:
             self.files.save(channel, doc_id, data, password)
-            # the same bytes already embedded in another channel: copy their vectors
-            known = self.store.vectors_elsewhere(channel, doc_id)
+            known = self.store.vectors_elsewhere(channel, doc_id)  # embedded elsewhere: copy
+            about = doc.identity if self.settings.contextual and not known else None
             for i in range(0, len(chunks), self.embed_batch):
                 if time.perf_counter() - start > self.settings.max_index_seconds:
                     raise PaperTrailError(
@@ -220,7 +219,7 @@ class PaperTrail:
                     lease.check()  # stalled past the lease: another worker is indexing it
                 batch = chunks[i : i + self.embed_batch]
                 t0 = time.perf_counter()
-                vectors, fresh = embed_once(self.embedder, [c.text for c in batch], known)
+                vectors, fresh = embed_once(self.embedder, passages(batch, about), known)
                 embedded += fresh
                 t1 = time.perf_counter()
                 self.store.add_chunks(channel, batch, vectors)

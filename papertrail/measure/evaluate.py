@@ -84,8 +84,11 @@ def neutral_names(pdfs: list[Path]) -> dict[Path, str]:
 
 def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = None):
     size = chunk_size or settings.chunk_size
+    contextual = "-context" if settings.contextual else ""  # other vectors: another index
     settings = settings.replace(
-        data_dir=cache / f"index-{size}", chunk_size=size, chunk_overlap=min(100, size // 8)
+        data_dir=cache / f"index-{size}{contextual}",
+        chunk_size=size,
+        chunk_overlap=min(100, size // 8),
     )
     embedder = CachingEmbedder(get_embedder(settings), cache / "embeddings.sqlite")
     extractive = ExtractiveGenerator(embedder, domains=KNOWN)

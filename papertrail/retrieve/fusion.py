@@ -36,7 +36,7 @@ class Weights:
     page: float = 0.5
     figure_boost: float = 0.5
     section_boost: float = 0.6
-    doc_weight: float = 0.5
+    doc_weight: float = 2.0  # with no document excluded, the prior must be able to reorder
 
 
 def fuse(

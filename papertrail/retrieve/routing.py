@@ -31,7 +31,7 @@ from papertrail.retrieve.lexical import LexicalIndex
 from papertrail.text import periods
 from papertrail.types import Chunk
 
-IDENTITY, CONTENT, DENSE, PERIOD = 0.5, 0.25, 0.25, 0.75
+IDENTITY, CONTENT, DENSE, PERIOD = 0.5, 0.25, 0.25, 1.0
 SECTION_DOCS = 3  # documents whose named sections (e.g. statements) join the candidates
 PEERS = 0.6  # "the latest" is chosen among documents scoring at least this share of the best
 

@@ -99,3 +99,17 @@ def words(name: str, identity: Identity) -> str:
     parts = [" ".join(re.findall(r"[^\W\d_]+|\d+", stem)), identity.title, identity.issuer]
     parts += [identity.kind, identity.period, *identity.aliases]
     return "\n".join(p for p in parts if p)
+
+
+def in_context(chunk: Chunk, identity: Identity) -> str:
+    """What is embedded for ``chunk`` in contextual mode: the document's title and the
+    chunk's section heading, then its text (the stored text and boxes stay exact)."""
+    head = [identity.title, chunk.section]
+    head = [h for h in dict.fromkeys(head) if h and not chunk.text.startswith(h)]
+    return "\n".join([*head, chunk.text])
+
+
+def passages(chunks: Sequence[Chunk], identity: Identity | None) -> list[str]:
+    """The texts embedded for ``chunks``: in the context of ``identity`` (``in_context``),
+    or as stored when it is None."""
+    return [c.text if identity is None else in_context(c, identity) for c in chunks]

@@ -203,21 +203,24 @@ def asked(question: str) -> Asked:
     for m in _Q_THEN_YEAR.finditer(question):
         year = _year(m.group(m.lastindex))
         for q in _Q_IN.finditer(m.group(1)):
-            quarters.append(
-                Period(year, int(q.group(1)) if q.group(1) else _ORDINAL[q.group(2).casefold()])
-            )
+            quarters.append(Period(year, _quarter(q.group(1) or q.group(2))))
         spans.append(m.span())
     for m in _FY_THEN_Q.finditer(question):
         raw = m.group(2) or m.group(3)
-        quarters.append(
-            Period(_year(m.group(1)), int(raw) if raw.isdigit() else _ORDINAL[raw.casefold()])
-        )
+        quarters.append(Period(_year(m.group(1)), _quarter(raw)))
         spans.append(m.span())
     years = [
         _year(m.group(1) or m.group(2))
         for m in _ASKED_YEAR.finditer(question)
         if not any(a <= m.start() < b for a, b in spans)
     ]
+    bare = [
+        _quarter(q.group(1) or q.group(2))
+        for q in _Q_IN.finditer(question)
+        if not any(a <= q.start() < b for a, b in spans)
+    ]
+    if bare and not quarters and len(set(years)) == 1:  # "In 2021, how did Q3 ...": Q3 2021
+        quarters = [Period(years[0], q) for q in bare]
     periods = list(dict.fromkeys(quarters))
     if years and not quarters:
         periods.append(Period(max(years)))

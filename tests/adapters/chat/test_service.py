@@ -17,7 +17,7 @@ from tests import pdfs
 from tests.fakes import HashEmbedder, ScriptedGenerator
 
 
-def service(tmp_path, generator=None, domains=(), **overrides) -> ChatService:
+def service(tmp_path, generator=None, domains=KNOWN, **overrides) -> ChatService:
     embedder = HashEmbedder()
     pt = PaperTrail(
         Settings(data_dir=tmp_path, **overrides),

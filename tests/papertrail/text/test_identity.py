@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from papertrail.domains import KNOWN
 from papertrail.domains.finance.domain import Finance, short_name
-from papertrail.text.identity import identify, opening, title, words
-from papertrail.types import Chunk, Rect
+from papertrail.text.identity import identify, in_context, opening, passages, title, words
+from papertrail.types import Chunk, Identity, Rect
 
 COVER_LINES = [
     "UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
@@ -69,3 +69,17 @@ def test_opening_restores_line_breaks_and_keeps_to_the_first_pages():
         "A Guide to Fridges"
     )
     assert short_name("WALMART INC.") == "WALMART" and short_name("Foo Holdings") == "Foo Holdings"
+
+
+def test_contextual_passages_carry_title_and_heading_and_plain_ones_do_not():
+    about = identify("scan-0042.pdf", [lined(COVER_LINES)], KNOWN)
+    part = Chunk(
+        "d" * 64, "x.pdf", 3, 4, "Net revenue was 12 million.", (), "Results of Operations"
+    )
+    title = "Initrode Systems, Inc., annual report (10-K)"
+    assert passages([part], about) == [f"{title}\nResults of Operations\n{part.text}"]
+    assert passages([part], None) == ["Net revenue was 12 million."]
+    titled = Chunk(
+        "d" * 64, "x.pdf", 0, 1, "Results of Operations: revenue", (), "Results of Operations"
+    )
+    assert in_context(titled, Identity()) == titled.text  # a heading it starts with is not repeated

@@ -45,6 +45,8 @@ def test_asked_periods_quarters_one_by_one_years_the_latest():
         Period(2023, 3),
     )
     assert asked("third quarter of fiscal 2023 margin").periods == (Period(2023, 3),)
+    assert asked("In 2021, how did the Q3 backlog affect growth?").periods == (Period(2021, 3),)
+    assert asked("Q3 backlog in 2021 vs 2022").periods == (Period(2022),)  # which Q3: unsaid
     assert asked("Is the quick ratio healthy for FY22?") == Asked((Period(2022),))
     assert asked("Revenue was $2019 million") == Asked()  # an amount, not a year
     assert asked("Who is the chief executive?") == Asked() and not asked("Who?")
