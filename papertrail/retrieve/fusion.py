@@ -106,8 +106,9 @@ def fuse(
 def cover(hits: Sequence[Hit], docs: Sequence[str], k: int) -> list[Hit]:
     """``hits`` reordered so the top ``k`` hold a passage of each of ``docs`` (in
     their order of importance, at most ``k`` of them): a missing document's best
-    hit takes the place of the last hit of a document shown more than once, or
-    else of one not wanted. Everything else keeps its order.
+    hit takes the place of the last hit of a document shown more than once (a
+    document's only hit is never pushed out: it may be the right one). Everything
+    else keeps its order.
     """
     top = list(hits[:k])
     rest = list(hits[k:])
@@ -122,15 +123,11 @@ def cover(hits: Sequence[Hit], docs: Sequence[str], k: int) -> list[Hit]:
         for h in top:
             counts[h.chunk.doc_id] = counts.get(h.chunk.doc_id, 0) + 1
         spare = [i for i, h in enumerate(top) if counts[h.chunk.doc_id] > 1]
-        spare = spare or [i for i, h in enumerate(top) if h.chunk.doc_id not in docs]
         if not spare:
             continue  # every shown document is wanted once: nothing to give up
-        out = top.pop(spare[-1])
+        rest.insert(0, top.pop(spare[-1]))  # first of the rest: it was in the top k
         rest.remove(found)
         top.append(found)
-        rest.insert(0, out)
-    top.sort(key=lambda h: -h.score)
-    rest.sort(key=lambda h: -h.score)
     return top + rest
 
 

@@ -66,6 +66,8 @@ class Retriever:
         name_boost: float = 0.5,
         cache_channels: int = 8,
         domains: Sequence[Domain] = (),
+        ranking_docs: int = routing.LEADERS,
+        shown: int = 5,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -74,6 +76,8 @@ class Retriever:
         self.top_pages = top_pages
         self.per_page = per_page
         self.domains = tuple(domains)
+        self.ranking_docs = ranking_docs
+        self.shown = shown
         self.name_boost = name_boost
         self.cache_channels = cache_channels
         self._cache: OrderedDict[str, LexicalIndex] = OrderedDict()
@@ -174,10 +178,13 @@ class Retriever:
             page_of=page_of,
             prior=prior,
         )
-        firsts = [ranked[0][0].doc_id for ranked in (dense, lexical_hits) if ranked]
+        firsts = routing.leaders([dense, lexical_hits], self.ranking_docs)
         must = routing.wanted(index, asked, prior, firsts) if len(allowed) > 1 else []
         # BM25-only hits keep dense_score None: their cosine would cost a second store trip
-        return fusion.cover(fusion.diversify(fused, self.per_page), must, k)[:k]
+        ranked = fusion.diversify(fused, self.per_page)
+        for depth in sorted({min(k, self.shown), k}):  # the excerpts shown, then all k
+            ranked = fusion.cover(ranked, must, depth)
+        return ranked[:k]
 
     def _active(self, index: LexicalIndex | None) -> list[Domain]:
         """The domains of the documents in ``index`` (none when no document is of one)."""

@@ -34,6 +34,25 @@ from papertrail.types import Chunk
 IDENTITY, CONTENT, DENSE, PERIOD = 0.5, 0.25, 0.25, 1.0
 SECTION_DOCS = 3  # documents whose named sections (e.g. statements) join the candidates
 PEERS = 0.6  # "the latest" is chosen among documents scoring at least this share of the best
+LEADERS = 2  # documents of each single ranking that the top results always show...
+CLOSE = 0.9  # ... the first, and the next while its best score is this close to the first's
+
+
+def leaders(
+    rankings: list[list[tuple[Chunk, float]]], n: int = LEADERS, close: float | None = None
+) -> list[str]:
+    """Each ranking's first document, and its next ones up to ``n`` while their best score
+    is within ``close`` of the first's (a near tie: the ranking cannot tell them apart);
+    interleaved by place."""
+    close = CLOSE if close is None else close
+    orders = []
+    for ranked in rankings:
+        best: dict[str, float] = {}
+        for chunk, score in ranked:
+            best.setdefault(chunk.doc_id, score)
+        first = next(iter(best.values()), 0.0)
+        orders.append([d for d, s in best.items() if s >= close * first][:n] or list(best)[:1])
+    return list(dict.fromkeys(o[place] for place in range(n) for o in orders if place < len(o)))
 
 
 def top(prior: dict[str, float], n: int = SECTION_DOCS) -> list[str]:
@@ -100,15 +119,16 @@ def wanted(
 ) -> list[str]:
     """The documents the top results must include, most important first.
 
-    ``firsts`` are each single ranking's best document (dense, BM25): whatever
-    the prior says, their passages compete in the top results, so the fused
-    ranking never finds the right document less often than either alone.
-    Then the prior's favourite, and for a question naming several periods (or
-    "the last three quarters") the best document of each.
+    ``firsts`` are the single rankings' leading documents (``leaders``: dense,
+    BM25): whatever the prior says, their passages compete in the top results,
+    so the fused ranking rarely finds the right document less often than either
+    alone. The prior's favourite comes right after each ranking's first, and for
+    a question naming several periods (or "the last three quarters") the best
+    document of each.
     """
     out = list(firsts)
     if prior:
-        out.append(top(prior, 1)[0])
+        out.insert(min(2, len(out)), top(prior, 1)[0])
     if len(asked.periods) > 1 or asked.latest > 1:
         covered = index.covered
         pos = {doc_id: p for p, (doc_id, _) in enumerate(index.key)}

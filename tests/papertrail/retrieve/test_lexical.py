@@ -7,7 +7,7 @@ import numpy as np
 from papertrail.domains import KNOWN
 from papertrail.retrieve.fusion import Weights, cover, diversify, fuse
 from papertrail.retrieve.lexical import build, identity_text, top_rows
-from papertrail.retrieve.routing import doc_prior, wanted
+from papertrail.retrieve.routing import doc_prior, leaders, wanted
 from papertrail.text import words
 from papertrail.text.identity import identify
 from papertrail.text.periods import asked
@@ -164,3 +164,19 @@ def test_a_wrong_routing_favourite_never_hides_the_document_dense_search_finds()
     assert right not in [h.chunk for h in fused[:3]]  # the premise: the prior buried it
     must = wanted(index, asked(""), prior, [dense[0][0].doc_id, lexical[0][0].doc_id])
     assert right in [h.chunk for h in cover(fused, must, 3)[:3]]
+
+
+def test_leaders_are_each_rankings_first_and_near_tied_documents():
+    a, b, d = DOCS["a"][0], DOCS["b"][0], DOCS["b"][1]
+    dense = [(a, 0.50), (d, 0.47), (b, 0.46)]  # b's document is within 10 % of a's
+    lexical = [(b, 9.0), (a, 4.0)]  # a's document is far behind
+    assert leaders([dense, lexical]) == ["a" * 64, "b" * 64]
+    assert leaders([[(a, 0.5), (b, 0.2)]]) == ["a" * 64]  # not close: the first only
+    assert leaders([[], lexical], n=1) == ["b" * 64]
+
+
+def test_cover_keeps_the_order_diversify_made():
+    a1, a2, a3 = (Hit(DOCS["a"][i], 3.0 - i) for i in range(3))
+    b1 = Hit(DOCS["b"][1], 0.5)
+    capped = [a1, a3, a2, b1]  # a2 shares a1's page: diversify put it after a3
+    assert cover(capped, ["b" * 64], 2) == [a1, b1, a3, a2]
