@@ -164,7 +164,7 @@ class Retriever:
         sections = [
             index.chunks[row]
             for domain in active
-            for kind in domain.sections_named(query)
+            for kind in domain.sections_named(question)  # instructions may name them
             for doc_id in (routing.top(prior) if prior else sorted(allowed))
             for row in index.statements.get((kind, doc_id), ())
         ]

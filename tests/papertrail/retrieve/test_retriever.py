@@ -262,6 +262,14 @@ def test_a_named_statement_lifts_every_chunk_of_its_page(store, emb):
         gain[h.chunk.index] -= h.score
     assert gain[2] == pytest.approx(0.6) and gain[3] == pytest.approx(0.6)
     assert gain[0] == pytest.approx(0.0)
+    # named only in an answer-format instruction, which the query itself leaves out
+    told = "What were accrued expenses at year end? Please use the balance sheet."
+    lifted = {
+        h.chunk.index: h.score for h in Retriever(store, emb, domains=KNOWN).search("C", told, k=4)
+    }
+    for h in flat.search("C", told, k=4):
+        lifted[h.chunk.index] -= h.score
+    assert lifted[2] == pytest.approx(0.6) and lifted[0] == pytest.approx(0.0)
     # no statement named or implied: no lift
     other = Retriever(store, emb, domains=KNOWN).search("C", "Which supplier programs exist?", k=4)
     assert other[0].chunk.page == 1
