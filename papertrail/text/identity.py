@@ -20,6 +20,7 @@ from papertrail.types import Chunk, Identity
 
 OPENING_CHARS = 4000  # opening characters of a document read as its self-description
 OPENING_PAGES = 2  # ... taken from at most this many first pages
+BODY_PAGES = 15  # pages a quarterly report's fiscal quarter is looked for in
 TITLE_CHARS = 120
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
 
@@ -66,7 +67,9 @@ def identify(name: str, chunks: Sequence[Chunk], domains: Sequence[Domain] = ())
         if extra is not None:
             found |= {k: v for k, v in extra.items() if v} | {"domain": domain.name}
             break
-    c = periods.covered(name, text)
+    pages = sorted({c.page for c in chunks})[:BODY_PAGES]
+    body = " ".join(c.text for c in chunks if c.page in pages)
+    c = periods.covered(name, text, body)
     return Identity(
         title=str(found.get("title", "")),
         issuer=str(found.get("issuer", "")),

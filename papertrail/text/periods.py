@@ -151,8 +151,27 @@ def label(text: str) -> Period:
     return Period(_year(m.group(1))) if m else Period()
 
 
-def covered(name: str, opening: str) -> Covered:
-    """The period a document covers, from its opening text; the file name is a fallback."""
+_FISCAL_QUARTER = (  # how a quarterly report's own text names its fiscal quarter
+    re.compile(rf"\b{_ORD}[- ]quarter\s+of\s+fiscal\s+(?:year\s+)?{_Y}\b", re.I),
+    re.compile(rf"\bfiscal\s+(?:year\s+)?{_Y}\s+{_ORD}[- ]quarter\b", re.I),
+)
+
+
+def fiscal_quarter(body: str) -> Period:
+    """The fiscal quarter a quarterly report's text names most often ("third quarter of
+    fiscal year 2023"), or nothing: covers give the date a quarter ended, not its name."""
+    seen: dict[Period, int] = {}
+    for n, pattern in enumerate(_FISCAL_QUARTER):
+        for m in pattern.finditer(body):
+            q, y = (m.group(1), m.group(2)) if n == 0 else (m.group(2), m.group(1))
+            key = Period(_year(y), _quarter(q))
+            seen[key] = seen.get(key, 0) + 1
+    return max(seen, key=lambda p: (seen[p], p.year or 0)) if seen else Period()
+
+
+def covered(name: str, opening: str, body: str = "") -> Covered:
+    """The period a document covers, from its opening text (and, for a quarterly report
+    whose cover gives only an end date, its ``body``); the file name is a fallback."""
     fiscal = label(opening)
     calendar, end = Period(), ""
     m = _ENDED.search(opening[:COVER_CHARS])
@@ -173,9 +192,11 @@ def covered(name: str, opening: str) -> Covered:
         end = _iso(first.group(1), first.group(2), first.group(3)) if first else ""
         if end and fiscal.year is None:
             calendar = Period(int(end[:4]))
-    if fiscal.year is None and calendar.year is None:
+    if fiscal.year is None and calendar.quarter is not None:
+        fiscal = fiscal_quarter(body)
+    if fiscal.year is None:
         found = _NAME_PERIOD.findall(name.rsplit(".", 1)[0])
-        if found:  # one signal among others: used only when the text says nothing
+        if found:  # one signal among others: used only when the text names no fiscal period
             year, quarter = max(found, key=lambda f: (int(f[0]), f[1]))
             fiscal = Period(int(year), int(quarter) if quarter else None)
     return Covered(fiscal, calendar, end)

@@ -27,7 +27,23 @@ def test_a_document_period_from_its_label_its_end_date_else_its_file_name():
     weeks = covered("r.pdf", "For the fiscal year ended January 1, 2023")
     assert weeks.fiscal == Period(2022)  # a 52/53-week year ending in early January
     assert covered("MGMRESORTS_2023Q2_10Q.pdf", "no period here").fiscal == Period(2023, 2)
+    assert covered("ACME_2023Q2_10Q.pdf", "For the quarterly period ended June 30, 2023") == (
+        Covered(Period(2023, 2), Period(2023, 2), "2023-06-30")  # the name: one more signal
+    )
     assert covered("manual.pdf", "Owner's manual") == Covered()
+
+
+def test_a_quarterly_report_names_its_fiscal_quarter_in_its_text_not_on_its_cover():
+    cover = "FORM 10-Q For the Quarterly Period Ended March 31, 2023"
+    body = (
+        "Revenue in the third quarter of fiscal year 2023 grew. Compared with the third "
+        "quarter of fiscal year 2022, ... Fiscal year 2023 third quarter margins ..."
+    )
+    found = covered("scan-0042.pdf", cover, body)
+    assert found.fiscal == Period(2023, 3) and found.calendar == Period(2023, 1)
+    assert match(found, Period(2023, 3)) == 1.0  # "Q3 FY2023" finds it by its fiscal name
+    annual = covered("r.pdf", "FORM 10-K For the fiscal year ended June 30, 2023", body)
+    assert annual.fiscal == Period(2023)  # an annual report's quarters are not its period
 
 
 def test_asked_periods_quarters_one_by_one_years_the_latest():
