@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 import threading
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -63,7 +62,6 @@ class Retriever:
         weights: Weights | None = None,
         top_pages: int = 3,
         per_page: int = 1,
-        name_boost: float = 0.5,
         cache_channels: int = 8,
         domains: Sequence[Domain] = (),
         ranking_docs: int = routing.LEADERS,
@@ -78,7 +76,6 @@ class Retriever:
         self.domains = tuple(domains)
         self.ranking_docs = ranking_docs
         self.shown = shown
-        self.name_boost = name_boost
         self.cache_channels = cache_channels
         self._cache: OrderedDict[str, LexicalIndex] = OrderedDict()
         self._lock = threading.Lock()
@@ -133,9 +130,6 @@ class Retriever:
             return [Hit(c, score=s, lexical_rank=i) for i, (c, s) in enumerate(lexical_hits, 1)]
         asked = periods.asked(query)
         prior = routing.doc_prior(index, asked, terms, page_scores, dense, allowed)
-        names = {d.doc_id: d.name for d in docs if d.doc_id in allowed}
-        for doc_id, share in _name_weights(question, names).items():
-            prior[doc_id] = min(1.0, prior.get(doc_id, 0.0) + self.name_boost * share)
         pages = index.pages_of(allowed)
         if pages is not None:  # only the searched documents' pages count
             searched = np.zeros_like(page_scores)
@@ -235,29 +229,3 @@ def _figures(terms: list[str]) -> set[str]:
         for t in terms
         if t[:1].isdigit() and ("." in t or (len(t) >= 4 and not _YEAR.fullmatch(t)))
     }
-
-
-_NAME_WORD = re.compile(r"[^\W_]{4,}")
-
-
-def _name_weights(question: str, names: dict[str, str]) -> dict[str, float]:
-    """Per document, the share in [0, 1] of the question's words found in its file name.
-
-    Only when the names tell documents apart: the best gets 1, others less, and
-    nothing changes when every document matches equally (or there is one).
-    """
-    if len(names) < 2:
-        return {}
-    norm = unicodedata.normalize("NFKC", question).casefold()
-    asked = {w for w in _NAME_WORD.findall(norm) if w not in words.BM25_STOPWORDS}
-    if not asked:
-        return {}
-    compact = {
-        doc_id: re.sub(r"[\W_]", "", unicodedata.normalize("NFKC", name).casefold())
-        for doc_id, name in names.items()
-    }
-    hits = {doc_id: sum(w in c for w in asked) for doc_id, c in compact.items()}
-    best = max(hits.values())
-    if best == 0 or min(hits.values()) == best:
-        return {}
-    return {doc_id: n / best for doc_id, n in hits.items()}

@@ -198,9 +198,7 @@ def test_a_question_naming_a_file_prefers_that_file(store, emb):
     acme, _ = add(store, "C", texts, b"acme", name="ACMECORP_2019_10K.pdf")
     other, _ = add(store, "C", texts, b"b", name="OTHERCO_2020_10K.pdf")  # same words
     question = "What was AcmeCorp's net revenue in FY2019?"
-    plain = Retriever(store, emb, name_boost=0.0, weights=Weights(doc_weight=0.0)).search(
-        "C", question, k=2
-    )
+    plain = Retriever(store, emb, weights=Weights(doc_weight=0.0)).search("C", question, k=2)
     assert [h.chunk.text for h in plain] == [texts[0], texts[0]]  # a tie across files...
     assert plain[0].chunk.doc_id == other.doc_id  # ...that the chunk id happens to break
     boosted = Retriever(store, emb).search("C", question, k=2)
@@ -216,7 +214,6 @@ def test_fused_ranking_agrees_with_a_ranking_both_signals_share(store, emb, fusi
     retriever = Retriever(
         store,
         emb,
-        name_boost=0.0,
         top_pages=0,
         per_page=0,
         weights=Weights(fusion=fusion, figure_boost=0.0, page=0.0),
