@@ -17,9 +17,18 @@ from pathlib import Path
 from papertrail.envvars import describe as describe_fields
 from papertrail.envvars import env_field, read_env
 from papertrail.errors import PaperTrailError
-from papertrail.read.uploads import DEFAULT_MAX_PDF_MB
 
 REFUSAL = "The documents provided do not contain the answer to this question."
+DEFAULT_MAX_PDF_MB = 50.0  # PAPERTRAIL_MAX_PDF_MB's default, and the adapters' download cap
+BUNDLED_NAME = "all-MiniLM-L6-v2"  # the name of the bundled model, used for collection names
+
+
+def model_name(model: str = "") -> str:
+    """The stable identifier of embedding ``model`` ("" = bundled) without loading it."""
+    model = model.strip()
+    if not model:
+        return BUNDLED_NAME
+    return model.rstrip("/") or model
 
 
 _f = env_field
@@ -72,7 +81,11 @@ class Settings:
     ocr: bool = _f(True, "PAPERTRAIL_OCR", "OCR pages without a text layer, if an engine exists.")
     groq_api_key: str = _f("", "GROQ_API_KEY", "Groq key; empty = offline extractive answers.")
     groq_model: str = _f("llama-3.3-70b-versatile", "GROQ_MODEL", "Groq chat model.")
-    groq_base_url: str = _f("", "GROQ_BASE_URL", "Override of Groq's API base URL.")
+    groq_base_url: str = _f(
+        "",
+        "GROQ_BASE_URL",
+        "Override of Groq's API base URL; without GROQ_API_KEY no key is sent (a local server).",
+    )
     llm_base_url: str = _f(
         "",
         "PAPERTRAIL_LLM_BASE_URL",
@@ -80,8 +93,16 @@ class Settings:
     )
     llm_api_key: str = _f("", "PAPERTRAIL_LLM_API_KEY", "Key for the OpenAI-compatible server.")
     llm_model: str = _f("", "PAPERTRAIL_LLM_MODEL", "Model name on the OpenAI-compatible server.")
-    llm_timeout: float = _f(60.0, "PAPERTRAIL_LLM_TIMEOUT", "Seconds to wait for one LLM reply.")
-    llm_retries: int = _f(3, "PAPERTRAIL_LLM_RETRIES", "Retries on 429/5xx/timeouts.")
+    llm_timeout: float = _f(
+        120.0,
+        "PAPERTRAIL_LLM_TIMEOUT",
+        "Deadline in seconds for one LLM answer, retries included (1-3600); then offline.",
+    )
+    llm_retries: int = _f(
+        3,
+        "PAPERTRAIL_LLM_RETRIES",
+        "Retries on fast failures (429, 5xx), within the deadline (0-10).",
+    )
     daily_token_budget: int = _f(
         100_000,
         "PAPERTRAIL_DAILY_TOKENS",
@@ -106,7 +127,7 @@ class Settings:
 
     @property
     def llm_configured(self) -> bool:
-        return bool(self.groq_api_key or self.llm_base_url)
+        return bool(self.groq_api_key or self.llm_base_url or self.groq_base_url)
 
 
 def _parse(f: dataclasses.Field, raw: str):
@@ -130,7 +151,19 @@ def _parse(f: dataclasses.Field, raw: str):
         ) from None
     if kind in (int, float) and value < 0:
         raise PaperTrailError(f"{name} must not be negative (got {raw}).", code="config")
+    low, high = _RANGES.get(f.name, (None, None))
+    if low is not None and not low <= value <= high:
+        raise PaperTrailError(
+            f"{name} must be between {low:g} and {high:g} (got {raw}).", code="config"
+        )
     return value
+
+
+# Fields with bounds beyond "not negative": (lowest, highest) accepted.
+_RANGES: dict[str, tuple[float, float]] = {
+    "llm_timeout": (1.0, 3600.0),  # seconds: an answer nobody waits an hour for
+    "llm_retries": (0, 10),
+}
 
 
 def describe() -> list[tuple[str, str, str]]:

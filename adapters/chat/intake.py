@@ -3,21 +3,25 @@
 ``Intake`` downloads and indexes ``Attachment``s for a channel: a platform
 file already indexed there is not downloaded again, the same bytes shared
 twice are embedded once (the pipeline keys documents by their sha256), every
-share is recorded in the ``ShareRegistry`` with the person who shared it, and
-indexing is bounded across channels. ``forget`` removes documents whose last
-live share is gone. Callers hold the channel's lock (``ChatService``), so a
+share is recorded in the ``ShareRegistry`` under the name it was shared with
+and the person who shared it, and indexing is bounded across channels. A
+thread or history attachment that was forgotten (``forgotten.py``) is
+skipped; posting a file again lifts its tombstone. ``forget`` removes
+documents whose last live share is gone. Callers hold the channel's lock (``ChatService``), so a
 question that arrives while its PDF is indexing waits for that work instead
 of starting it again. Commands and replies are ``service.py``'s.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from adapters.chat.forgotten import Forgotten
 from adapters.chat.library import Share, Shares
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
@@ -52,26 +56,49 @@ class Attachment:
         return looks_like_pdf(self.name, self.mimetype)
 
 
+@dataclass(frozen=True)
+class Reach:
+    """What a question can see once its PDFs are indexed."""
+
+    asked: list[str]  # doc ids of the PDFs attached to the question ([] = the whole library)
+    warnings: list[str]  # user-facing notes from indexing them
+    documents: list[Document]  # the channel's ready documents, read once for this question
+
+
 class Intake:
     """Indexes attachments into channels and records each share."""
 
-    def __init__(self, pipeline: PaperTrail, settings: Settings, shares: Shares) -> None:
+    def __init__(
+        self, pipeline: PaperTrail, settings: Settings, shares: Shares, forgotten: Forgotten
+    ) -> None:
         self.pipeline = pipeline
         self.settings = settings
         self.shares = shares
+        self.forgotten = forgotten
         self._indexing = threading.BoundedSemaphore(max(1, settings.max_concurrent_indexing))
         self._busy: dict[str, list[str]] = {}  # channel -> names being indexed now
         self._busy_guard = threading.Lock()
 
     def index(
-        self, channel: str, att: Attachment, progress: Progress | None = None
+        self,
+        channel: str,
+        att: Attachment,
+        progress: Progress | None = None,
+        documents: Sequence[Document] | None = None,
     ) -> tuple[Document, list[str]]:
-        """The document for ``att`` in ``channel`` (indexed now if needed) and warnings."""
+        """The document for ``att`` in ``channel`` (indexed now if needed) and warnings.
+
+        ``documents``: the channel's ready documents if the caller has read them.
+        """
         name = safe_filename(att.name)
         if att.key and (known := self.shares.get(att.key, channel)) is not None:
-            for d in self.pipeline.documents(channel):
+            if documents is None:
+                documents = self.pipeline.documents(channel)
+            for d in documents:
                 if d.doc_id == known.doc_id:
                     return d, []
+        if self.is_forgotten(channel, att):
+            raise _forgotten(name)
         check_size(name, att.size, self.settings.max_pdf_bytes)
         with self._busy_guard:
             self._busy.setdefault(channel, []).append(name)
@@ -80,13 +107,29 @@ class Intake:
         finally:
             with self._busy_guard:
                 self._busy[channel].remove(name)
+        doc = result.document
         if att.key:
-            doc = result.document
-            self.shares.add(Share(att.key, channel, doc.doc_id, doc.name, att.owner, att.post))
-        return result.document, list(result.warnings)
+            self.shares.add(Share(att.key, channel, doc.doc_id, name, att.owner, att.post))
+        if att.source == "message":  # posted (again): whatever was forgotten of it is back
+            self.forgotten.lift(channel, att.key, doc.doc_id)
+        return doc, list(result.warnings)
+
+    def is_forgotten(self, channel: str, att: Attachment) -> bool:
+        """Whether ``att`` was forgotten here and is only within reach, not posted anew."""
+        return (
+            att.source != "message"
+            and bool(att.key)
+            and self.forgotten.buried(channel, att.key, att.post)
+        )
 
     def _ingest(self, channel: str, name: str, att: Attachment, progress: Progress | None):
         data = att.fetch()
+        if att.source != "message":  # the same bytes under another file id stay forgotten too
+            doc_id = hashlib.sha256(data).hexdigest()
+            if self.forgotten.buried_document(channel, doc_id):
+                share = Share(att.key, channel, doc_id, name, att.owner, att.post)
+                self.forgotten.bury(channel, [share] if att.key else [], ())  # no re-download
+                raise _forgotten(name)
         last = 0.0
 
         def pages(done: int, total: int) -> None:
@@ -108,13 +151,14 @@ class Intake:
 
     def in_reach(
         self, channel: str, attachments: Sequence[Attachment], progress: Progress | None
-    ) -> tuple[list[str], list[str]]:
-        """Index the PDFs a question can see; the doc ids to ask, and warnings.
+    ) -> Reach:
+        """Index the PDFs a question can see; the doc ids to ask, warnings and the library.
 
         PDFs attached to the question itself narrow it to them. PDFs in its
         thread or recent history (a fallback for files shared before the bot
         was there) are indexed too, newest first and bounded, and the question
-        then goes to the whole library.
+        then goes to the whole library. The channel's documents are read once
+        here and handed on, with what was indexed now added.
         """
         own = [a for a in attachments if a.source == "message"]
         own_pdfs = [a for a in own if a.looks_like_pdf]
@@ -126,21 +170,25 @@ class Intake:
                 code="not_pdf",
             )
         nearby = [a for a in attachments if a.source != "message" and a.looks_like_pdf]
+        library = {d.doc_id: d for d in self.pipeline.documents(channel)}
         warnings: list[str] = []
         asked: list[str] = []
         for att in own_pdfs:
-            doc, notes = self.index(channel, att, progress)
+            doc, notes = self.index(channel, att, progress, list(library.values()))
+            library.setdefault(doc.doc_id, doc)
             asked.append(doc.doc_id)
             warnings += notes
         unreadable: PaperTrailError | None = None
+        nearby = [a for a in nearby if not self.is_forgotten(channel, a)]
         for att in nearby[:MAX_PDFS_IN_REACH]:
             try:
-                self.index(channel, att, progress)
+                doc, _ = self.index(channel, att, progress, list(library.values()))
+                library.setdefault(doc.doc_id, doc)
             except PaperTrailError as e:  # an old bad file must not block the question
                 log.info("skipping %s from %s: %s", att.name, att.source, e.code)
                 if e.code == "missing_scope":
                     unreadable = e
-        if not asked and not self.pipeline.documents(channel):
+        if not asked and not library:
             if unreadable is not None:  # the PDF is there; the app may not read it
                 raise unreadable
             raise PaperTrailError(
@@ -148,7 +196,7 @@ class Intake:
                 "your message) and mention me with your question.",
                 code="no_documents",
             )
-        return asked, warnings
+        return Reach(asked, warnings, list(library.values()))
 
     def forget(self, channel: str, gone: Sequence[Share]) -> list[Document]:
         """Remove the documents of ``gone`` (already out of the registry) that have no
@@ -159,3 +207,10 @@ class Intake:
                 continue  # the same bytes are still shared here
             removed += self.pipeline.forget(channel, doc_id)
         return removed
+
+
+def _forgotten(name: str) -> PaperTrailError:
+    return PaperTrailError(
+        f"{name} was removed from this channel's library. Post it again to bring it back.",
+        code="forgotten",
+    )

@@ -7,11 +7,11 @@ a ``Mention``: the library ``discord:<channel id>`` (a thread's parent), the
 text without the mention, its attachments, then PDFs of the message it
 replies to, then PDFs from recent history (the fallback for files shared
 before the bot). Any other message with a PDF is indexed on drop, and a
-deleted message's PDFs are forgotten (``discord_library.py``).
-``ChatService`` runs in a worker thread (``asyncio.to_thread``) so heartbeats
-and other channels keep flowing while a PDF is indexed. Slash commands
-(``discord_slash.py``) take the same path through ``serve``. Replies are
-``discord_reply.py``/``discord_format.py``. Left out: sharding.
+deleted message's PDFs are forgotten (``library.py``, handed the service, not
+this client). ``ChatService`` runs in a worker thread (``asyncio.to_thread``)
+so heartbeats and other channels keep flowing while a PDF is indexed. Slash
+commands (``slash.py``) take the same path through ``serve_interaction``. Replies:
+``reply.py``/``format.py``; sharding: ``shards.py``; endpoints: ``endpoints.py``.
 """
 
 from __future__ import annotations
@@ -19,15 +19,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections import OrderedDict
 from collections.abc import Awaitable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import discord
-import yarl
+from cachetools import LRUCache
 
 from adapters.chat.replies import HISTORY_FALLBACK
 from adapters.chat.service import ChatService, Mention, Reply
+from adapters.discord.endpoints import use_endpoints
 from adapters.discord.files import (
     attachment,
     download,
@@ -65,22 +65,9 @@ FAILURE = (
 )
 
 
-def use_endpoints(
-    api_url: str | None = None, gateway_url: str | None = None
-) -> tuple[str, yarl.URL]:
-    """Point every discord.py client in this process at other REST/gateway URLs.
-
-    discord.py builds each REST URL from ``Route.BASE`` and a non-sharded
-    client connects to ``DiscordWebSocket.DEFAULT_GATEWAY`` (it never asks
-    ``/gateway/bot``); both are class attributes, read at use. Returns the
-    previous values so tests can restore them.
-    """
-    previous = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
-    if api_url:
-        discord.http.Route.BASE = api_url.rstrip("/")
-    if gateway_url:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
-    return previous
+def answer_key(message_id: int) -> str:
+    """The platform-qualified id of one of the bot's messages, for ``ChatService.link``."""
+    return f"discord:answer:{message_id}"
 
 
 def build_client(
@@ -96,11 +83,9 @@ def build_client(
 ) -> discord.Client:
     """A ``discord.Client`` that answers mentions (and slash commands) with ``service``.
 
-    ``max_bytes`` caps each download; by default the service's
-    ``settings.max_pdf_bytes``. ``slash_commands``/``sync_commands`` register
-    /ask, /docs, /forget and /help and upload them to Discord at start-up.
-    ``options`` go to ``discord.Client`` (e.g. ``guild_ready_timeout``).
-    """
+    ``max_bytes`` caps each download (default: the service's ``max_pdf_bytes``);
+    ``slash_commands``/``sync_commands`` register the slash commands and upload them at
+    start-up; ``options`` go to ``discord.Client`` (e.g. ``guild_ready_timeout``)."""
     if max_bytes is None:
         settings = getattr(service, "settings", None)
         max_bytes = getattr(settings, "max_pdf_bytes", MAX_DOWNLOAD_BYTES)
@@ -127,8 +112,7 @@ def run(
     gateway_url: str | None = None,
     **options,
 ) -> None:
-    """Run the bot until interrupted; the URLs (DISCORD_API_URL / DISCORD_GATEWAY_URL in
-    ``bot/config.py``) redirect it, e.g. to a loopback fake."""
+    """Run the bot until interrupted; DISCORD_API_URL/DISCORD_GATEWAY_URL redirect it."""
     use_endpoints(api_url, gateway_url)
     client = build_client(service, **options)
     client.run(token, log_handler=None)  # logging is configured by the caller
@@ -147,15 +131,18 @@ class PaperTrailClient(discord.Client):
         **options,
     ) -> None:
         options.setdefault("allowed_mentions", NO_MENTIONS)
+        # a text-only bot: "voice will NOT be supported" (no PyNaCl, no davey) is not news
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(**options)
         self.service = service
         self.history_limit = history_limit
         self.max_bytes = max_bytes
         self.progress_interval = progress_interval
         self.busy = 0  # questions being handled right now
-        self.answers: OrderedDict[int, str] = OrderedDict()  # bot message id -> conversation
+        # bot message id -> conversation; the least recently used go first
+        self.answers: LRUCache[int, str] = LRUCache(MAX_ANSWERS)
         self.sync_commands = sync_commands
-        self.tree = add_slash_commands(self) if slash_commands else None
+        self.tree = add_slash_commands(self, self.serve_interaction) if slash_commands else None
 
     async def setup_hook(self) -> None:
         # asyncio.to_thread uses the loop's default executor; the stock one has only
@@ -185,15 +172,15 @@ class PaperTrailClient(discord.Client):
             thread = thread or f"discord:question:{message.id}"
             await self.serve(self._mention_from(message, thread), MessageSink(message), thread)
         elif pdfs(message):
-            await index_drop(self, message)
+            await index_drop(self.service, message, max_bytes=self.max_bytes, me=self.user)
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         # raw: fires for messages shared before this process started too (uncached)
-        await forget_deleted(self, payload.message_id)
+        await forget_deleted(self.service, payload.message_id)
 
     async def on_raw_bulk_message_delete(self, payload) -> None:
         for message_id in payload.message_ids:  # a moderator's purge
-            await forget_deleted(self, message_id)
+            await forget_deleted(self.service, message_id)
 
     async def _mention_from(self, message: discord.Message, thread: str) -> Mention:
         text = re.sub(rf"<@!?{self.user.id}>", " ", message.content)
@@ -219,11 +206,16 @@ class PaperTrailClient(discord.Client):
         """The conversation a message continues: a reply to one of the bot's answers, or
         a message in a thread (started from an answer, or where the bot answered)."""
         ref = message.reference
-        if ref is not None and ref.message_id in self.answers:
-            return self.answers[ref.message_id]
+        if ref is not None and ref.message_id is not None:
+            if ref.message_id in self.answers:
+                return self.answers[ref.message_id]
+            linked = self.service.linked(answer_key(ref.message_id))  # before a restart
+            if linked:
+                return linked
         channel = message.channel
         if isinstance(channel, discord.Thread):
-            return self.answers.get(channel.id, f"discord:thread:{channel.id}")
+            known = self.answers.get(channel.id) or self.service.linked(answer_key(channel.id))
+            return known or f"discord:thread:{channel.id}"
         return ""
 
     async def serve(
@@ -242,13 +234,23 @@ class PaperTrailClient(discord.Client):
                 await sink.deliver(render_reply(reply, upload_limit=sink.upload_limit))
                 for message_id in sink.sent if thread else ():
                     self.answers[message_id] = thread
-                    while len(self.answers) > MAX_ANSWERS:
-                        self.answers.popitem(last=False)
+                if thread and sink.sent:  # kept by the service: a restart remembers them
+                    keys = [answer_key(m) for m in sink.sent]
+                    await asyncio.to_thread(self.service.link, keys, thread)
             except discord.HTTPException as e:
                 log.warning("could not post the reply: %s", e)
                 await apologise(sink, e)
         finally:
             self.busy -= 1
+
+    async def serve_interaction(
+        self, interaction: discord.Interaction, text: str, files: Sequence[discord.Attachment]
+    ) -> None:
+        """A slash command (deferred already), answered like a mention of ``text``."""
+        channel = interaction.channel or self.get_partial_messageable(interaction.channel_id)
+        thread = f"discord:question:{interaction.id}"
+        mention = self.mention_for(channel, text, list(files), user=interaction.user, thread=thread)
+        await self.serve(mention, InteractionSink(interaction), thread)
 
     async def _reply(self, mention: Mention, sink: MessageSink | InteractionSink) -> Reply:
         loop = asyncio.get_running_loop()

@@ -4,7 +4,7 @@ Discord's CDN URLs are signed, so no token is sent; the size limit is checked
 against the metadata before and against the bytes during the download. The
 owner (the author) and the post (the message id) travel with each attachment
 so the library can say who shared it and forget it when the message is
-deleted. Routing messages is ``discord_bot.py``'s job.
+deleted. Routing messages is ``client.py``'s job.
 """
 
 from __future__ import annotations
@@ -60,18 +60,26 @@ def message_pdfs(message: discord.Message, source: str, limit: int) -> list[Atta
 
 
 async def referenced_message(message: discord.Message) -> discord.Message | None:
-    """The message ``message`` replies to, when it is in the same channel."""
+    """The message ``message`` replies to, only when it is in the asking channel.
+
+    The channel is checked before anything else, including the copy Discord
+    sends along (``reference.resolved``): a reply to another channel's message
+    must not bring that channel's files into this one's answers or library.
+    """
     ref = message.reference
     if ref is None or ref.message_id is None:
         return None
-    if isinstance(ref.resolved, discord.Message):
-        return ref.resolved
-    if ref.channel_id != message.channel.id:
+    here = message.channel.id
+    if ref.channel_id != here:
         return None  # a cross-channel reference: that channel's files are not in reach
+    resolved = ref.resolved
+    if isinstance(resolved, discord.Message):
+        return resolved if resolved.channel.id == here else None
     try:
-        return await message.channel.fetch_message(ref.message_id)
+        found = await message.channel.fetch_message(ref.message_id)
     except discord.HTTPException:
         return None
+    return found if found.channel.id == here else None
 
 
 async def history_pdfs(

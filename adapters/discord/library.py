@@ -6,23 +6,21 @@ reply naming the problem). A thread's library is its parent channel's. When a
 message carrying PDFs is deleted, the library forgets them unless the same
 bytes are still shared there (``ChatService.forget_post``). Who may forget by
 command: members with Manage Messages (``may_manage``), or the sharer.
-Routing messages is ``discord_bot.py``'s job.
+These helpers get the service and the message, never the client; routing
+messages is ``client.py``'s job.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 
+from adapters.chat.service import ChatService
 from adapters.discord.files import attachment, pdfs, post_key
 from adapters.discord.format import render_reply
 from adapters.discord.reply import MessageSink
-
-if TYPE_CHECKING:
-    from adapters.discord.client import PaperTrailClient
 
 log = logging.getLogger(__name__)
 
@@ -47,15 +45,15 @@ def may_manage(channel: discord.abc.Messageable, user: discord.abc.User | None) 
         return False
 
 
-async def index_drop(client: PaperTrailClient, message: discord.Message) -> None:
-    """Index the PDFs of a message that did not address the bot."""
+async def index_drop(
+    service: ChatService, message: discord.Message, *, max_bytes: int, me: discord.abc.User
+) -> None:
+    """Index the PDFs of a message that did not address the bot (``me``)."""
     owner, post = str(message.author.id), post_key(message.id)
-    found = [
-        attachment(a, "message", client.max_bytes, owner=owner, post=post) for a in pdfs(message)
-    ]
+    found = [attachment(a, "message", max_bytes, owner=owner, post=post) for a in pdfs(message)]
     await _react(message, INDEXING)
-    reply = await asyncio.to_thread(client.service.index_shared, library(message.channel), found)
-    await _react(message, INDEXING, client.user)
+    reply = await asyncio.to_thread(service.index_shared, library(message.channel), found)
+    await _react(message, INDEXING, me)
     if reply.kind != "error":
         await _react(message, INDEXED)
         return
@@ -67,8 +65,8 @@ async def index_drop(client: PaperTrailClient, message: discord.Message) -> None
         log.warning("could not explain a failed drop: %s", e)
 
 
-async def forget_deleted(client: PaperTrailClient, message_id: int) -> None:
-    gone = await asyncio.to_thread(client.service.forget_post, post_key(message_id))
+async def forget_deleted(service: ChatService, message_id: int) -> None:
+    gone = await asyncio.to_thread(service.forget_post, post_key(message_id))
     if gone:
         log.info("message %s deleted: forgot %s", message_id, ", ".join(d.name for d in gone))
 

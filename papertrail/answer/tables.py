@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from papertrail.answer.quotable import without_page_numbers
 from papertrail.protocols import Domain
 from papertrail.text.sentences import normalize, split_sentences
 from papertrail.text.words import content_words, rarity, stem
@@ -25,7 +26,7 @@ from papertrail.types import Hit
 
 MIN_LABEL_SHARE = 0.6  # rarity-weighted share of a row label's words the question must name
 NAME_WEIGHT = 0.3  # a name in the question is usually the company, not a row
-MAX_HITS = 3  # only the best-ranked excerpts: a figure far down the list is a guess
+MAX_HITS = 5  # the best-ranked excerpts: a statement is often a few excerpts down
 _YEAR = re.compile(r"^(?:FY|fiscal\s?)?((?:19|20)\d\d)$", re.I)
 _CELL = re.compile(r"^\(?-?\d[\d,]*(?:\.\d+)?\)?%?$|^[\u2014\u2013-]$")  # 1,234 (56) 4.5% —
 _Q_YEAR = re.compile(r"\b(?:FY\s?|fiscal (?:year )?)?((?:19|20)\d\d)\b", re.I)
@@ -79,6 +80,18 @@ def table_rows(text: str, years: tuple[str, ...] = ()) -> tuple[list[Row], tuple
     return rows, years
 
 
+def _clean(question: str, domains: Sequence[Domain]) -> str:
+    for domain in domains:  # each domain drops its answer-format boilerplate
+        question = domain.clean(question)
+    return question
+
+
+def asks_computed(question: str, domains: Sequence[Domain] = ()) -> bool:
+    """Whether ``question`` asks for a figure worked out from several (a ratio, a change,
+    an average), which no single cell or sentence without a figure gives."""
+    return bool(_COMPUTED.search(_clean(question, domains)))
+
+
 def figure_answer(
     question: str, hits: Sequence[Hit], domains: Sequence[Domain] = ()
 ) -> tuple[str, int] | None:
@@ -87,9 +100,7 @@ def figure_answer(
     ``domains`` drop their answer-format boilerplate from the question and add
     the words their documents use for what it names.
     """
-    asked = question
-    for domain in domains:
-        asked = domain.clean(asked)
+    asked = _clean(question, domains)
     if _COMPUTED.search(asked):
         return None  # a ratio, a change or a sum: one cell does not answer it
     # the sentence that asks, not the instructions around it ("use the cash flow statement")
@@ -109,7 +120,8 @@ def figure_answer(
     for k in order:  # in document order, so headings and units carry into the next excerpt
         chunk = hits[k].chunk
         years, unit, money = carried.get((chunk.doc_id, chunk.page), ((), "", False))
-        rows, years = table_rows(chunk.text, years)
+        # a page number run on after the last row would read as one more cell
+        rows, years = table_rows(without_page_numbers(chunk), years)
         unit = _unit(chunk.text, chunk.section) or unit
         money = money or "$" in chunk.text  # a statement shows "$" on its first and total rows
         carried[(chunk.doc_id, chunk.page)] = (years, unit, money)

@@ -33,11 +33,10 @@ import numpy as np  # noqa: E402
 
 from papertrail.embed.onnx import OnnxEncoder, load_onnx  # noqa: E402
 from papertrail.errors import PaperTrailError  # noqa: E402
-from papertrail.settings import Settings  # noqa: E402
+from papertrail.settings import Settings, model_name  # noqa: E402
 
 log = logging.getLogger(__name__)
 
-BUNDLED_NAME = "all-MiniLM-L6-v2"  # the name of the bundled model, used for collection names
 MAX_WORKERS = 4  # batches encoded at once; more buys little for a 6-layer model on CPU
 QUICK_CALL = 64  # texts: up to this many is a question's sentences, not a document's chunks
 
@@ -51,14 +50,6 @@ _load_lock = threading.Lock()  # one load at a time: loads are slow and memory-h
 _tokenize_lock = threading.Lock()  # a shared fast tokenizer can raise "Already borrowed"
 _pools: dict[str, ThreadPoolExecutor] = {}  # "bulk" (documents), "quick" (questions)
 _pool_lock = threading.Lock()
-
-
-def model_name(model: str = "") -> str:
-    """The stable identifier of ``model`` ("" = bundled) without loading it."""
-    model = model.strip()
-    if not model:
-        return BUNDLED_NAME
-    return model.rstrip("/") or model
 
 
 class SentenceTransformerEmbedder:

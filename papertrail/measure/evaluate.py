@@ -14,7 +14,6 @@ import hashlib
 import json
 import os
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,10 +24,19 @@ from papertrail.embed.cache import CachingEmbedder
 from papertrail.embed.model import get_embedder
 from papertrail.errors import PaperTrailError
 from papertrail.measure import baseline
-from papertrail.measure.metrics import DEPTH, correctness, first_relevant_rank, summarise
+from papertrail.measure.channels import index_all, pdfs_of
+from papertrail.measure.metrics import (
+    DEPTH,
+    correctness,
+    first_relevant_rank,
+    is_wrong,
+    summarise,
+)
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
 from papertrail.store.chroma import open_store
+
+LLM_MODES = ("llm", "groq")  # "groq" is the older name of "llm"
 
 
 @dataclass(frozen=True)
@@ -67,63 +75,28 @@ def load_items(path: Path) -> list[Item]:
     return items
 
 
-def pdfs_of(doc: Path) -> list[Path]:
-    return sorted(doc.glob("*.pdf")) if doc.is_dir() else [doc]
-
-
-def channel_of(doc: Path, opaque: bool = False) -> str:
-    tag = f"{doc}|opaque" if opaque else str(doc)  # neutral names: a channel of their own
-    return "eval:" + hashlib.sha256(tag.encode()).hexdigest()[:16]
-
-
-def neutral_names(pdfs: list[Path]) -> dict[Path, str]:
-    """``document-NN.pdf`` per PDF, numbered in the order of the files' hashes (not names)."""
-    digests = sorted(pdfs, key=lambda p: hashlib.sha256(p.read_bytes()).hexdigest())
-    return {pdf: f"document-{n:02d}.pdf" for n, pdf in enumerate(digests, 1)}
-
-
 def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = None):
     size = chunk_size or settings.chunk_size
-    contextual = "-context" if settings.contextual else ""  # other vectors: another index
-    settings = settings.replace(
-        data_dir=cache / f"index-{size}{contextual}",
-        chunk_size=size,
-        chunk_overlap=min(100, size // 8),
-    )
+    index = f"index-{size}" + ("-context" * settings.contextual)  # other vectors: own index
+    cut = dict(chunk_size=size, chunk_overlap=min(100, size // 8))
+    settings = settings.replace(data_dir=cache / index, **cut)
     embedder = CachingEmbedder(get_embedder(settings), cache / "embeddings.sqlite")
     extractive = ExtractiveGenerator(embedder, domains=KNOWN)
     generator = extractive
-    if mode == "groq":
-        if not settings.groq_api_key:
-            raise PaperTrailError("--mode groq needs GROQ_API_KEY.", code="config")
+    if mode in LLM_MODES:
+        if not settings.llm_configured:
+            raise PaperTrailError(
+                "--mode llm needs GROQ_API_KEY (Groq), or PAPERTRAIL_LLM_BASE_URL or "
+                "GROQ_BASE_URL (an OpenAI-compatible server; a key is optional there).",
+                code="config",
+            )
         from papertrail.answer.llm import get_generator
 
         generator = get_generator(settings, fallback=extractive)
-    store = open_store(settings)
-    return PaperTrail(settings, embedder=embedder, store=store, generator=generator, domains=KNOWN)
-
-
-def index_all(
-    pt: PaperTrail, items: list[Item], opaque: bool = False
-) -> tuple[dict[Path, str], dict[str, str]]:
-    """Each item's channel, and (with ``opaque``) neutral name -> real file name."""
-    channels, real = {}, {}
-    for doc in sorted({i.doc for i in items}):
-        channel = channel_of(doc, opaque)
-        pdfs = pdfs_of(doc)
-        names = neutral_names(pdfs) if opaque else {pdf: pdf.name for pdf in pdfs}
-        for pdf in pdfs:
-            real[names[pdf]] = pdf.name
-            t0 = time.perf_counter()
-            result = pt.ingest(channel, names[pdf], pdf.read_bytes())
-            if result.new:
-                print(
-                    f"  indexed {pdf.name}: {result.document.chunks} chunks "
-                    f"in {time.perf_counter() - t0:.0f} s",
-                    file=sys.stderr,
-                )
-        channels[doc] = channel
-    return channels, real
+    store, domains = open_store(settings), KNOWN
+    return PaperTrail(
+        settings, embedder=embedder, store=store, generator=generator, domains=domains
+    )
 
 
 def relevant(item: Item, doc_name: str, page: int) -> bool:
@@ -139,12 +112,10 @@ def retrieval_record(item: Item, ranked: list[tuple[str, int]]) -> dict:
     return {"rank": rank, "doc_rank": doc_rank, "top": top}
 
 
-def answer_record(
-    pt: PaperTrail, item: Item, channel: str, real: dict[str, str] | None = None
-) -> dict:
+def answer_record(pt: PaperTrail, item: Item, channel: str, real: dict | None = None) -> dict:
     real = real or {}
     answer = pt.ask(channel, item.question, render=False)
-    score, how = correctness(item.answer, answer.text)
+    score, how = correctness(item.answer, answer.text, item.question)
     return {
         "answer": answer.text,
         "mode": answer.mode,
@@ -154,6 +125,7 @@ def answer_record(
         "answerable": item.answerable,
         "correctness": score,
         "correctness_method": how,
+        "wrong": is_wrong(item.answer, answer.text, item.question),
         "citation_on_evidence": [
             relevant(item, real.get(c.chunk.doc_name, c.chunk.doc_name), c.chunk.page)
             for c in answer.citations
@@ -202,17 +174,17 @@ def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress
     """Index, retrieve (and answer) every item of one data file; print its table."""
     multi_doc = any(i.doc.is_dir() for i in items)
     mode = "extractive" if args.mode == "extractive" else args.mode
-    names = ", neutral file names" if getattr(args, "opaque_names", False) else ""
-    print(
-        f"eval {path.name}: {len(items)} questions, mode {mode}, k {args.k}{names}", file=sys.stderr
-    )
     opaque = bool(getattr(args, "opaque_names", False))
+    names = ", neutral file names" * opaque
+    head = f"eval {path.name}: {len(items)} questions, mode {mode}, k {args.k}"
+    print(head + names, file=sys.stderr)
     channels, real = index_all(pt, items, opaque)
 
-    progress = cache / "progress" / f"{_run_key(args, path)}.jsonl"
+    progress = cache / "progress" / f"{_run_key(args, path, pt.settings)}.jsonl"
     # Resuming pays off where answers cost money and quota; retrieval is recomputed
     # every run so that a code change is always measured.
-    done = _load_progress(progress) if args.mode == "groq" else {}
+    llm = args.mode in LLM_MODES
+    done = _load_progress(progress) if llm else {}
     records = []
     configs = ["hybrid"] + (["dense", "bm25"] if args.ablation else [])
 
@@ -236,17 +208,20 @@ def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress
             rec.update(rec["retrieval"])
             if args.mode != "retrieval":
                 rec.update(answer_record(pt, item, channels[item.doc], real))
-                if args.mode == "groq" and rec["mode"] == "extractive":
+                if llm and rec["mode"] == "extractive":
                     rec["error"] = "provider unavailable: " + "; ".join(rec["notes"])
         except PaperTrailError as e:
             rec["error"] = e.message
-        if "error" not in rec and args.mode == "groq":
+        if "error" not in rec and llm:
             with progress.open("a", encoding="utf-8") as f:
                 f.write(json.dumps(rec) + "\n")
         return rec
 
     progress.parent.mkdir(parents=True, exist_ok=True)
-    workers = 2 if args.mode == "groq" else 1  # Groq: a small concurrency limit, see budget
+    # Groq's hosted API: a small concurrency limit (see budget); a local server works on one
+    # request at a time, and a second would only queue behind the first
+    hosted = bool(pt.settings.groq_api_key) and not pt.settings.groq_base_url
+    workers = 2 if llm and hosted else 1
     with ThreadPoolExecutor(workers) as pool:
         for rec in pool.map(one, items):
             records.append(rec)
@@ -285,10 +260,14 @@ def _baseline(pt: PaperTrail, items: list[Item]) -> dict:
     return summarise(records, any(i.doc.is_dir() for i in items))
 
 
-def _run_key(args, path: Path) -> str:
+def _run_key(args, path: Path, settings: Settings) -> str:
     size = getattr(args, "chunk_size", None)
+    mode = "llm" if args.mode in LLM_MODES else args.mode
+    if mode == "llm":  # another model or server answers differently: its own progress file
+        s = settings
+        mode += f"|{s.groq_base_url}|{s.llm_base_url}|{s.groq_model}|{s.llm_model}"
     opaque = getattr(args, "opaque_names", False)
-    key = f"{path.resolve()}|{args.mode}|{args.k}|{args.ablation}|{args.limit}|{size}|{opaque}"
+    key = f"{path.resolve()}|{mode}|{args.k}|{args.ablation}|{args.limit}|{size}|{opaque}"
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 

@@ -61,16 +61,33 @@ _SUFFIXES = (
 )  # fmt: skip
 
 
+# Irregular verb forms, to their base: "paid" and "pay" must meet ("grew" / "grow").
+_IRREGULAR = dict(
+    pair.split(":")
+    for pair in """
+paid:pay made:make took:take taken:take grew:grow grown:grow rose:rise risen:rise fell:fall
+fallen:fall led:lead held:hold sold:sell bought:buy built:build began:begin begun:begin
+brought:bring kept:keep left:leave lost:lose met:meet ran:run saw:see seen:see said:say
+sent:send spent:spend stood:stand thought:think told:tell won:win wrote:write written:write
+drove:drive driven:drive gave:give given:give chose:choose chosen:choose shown:show
+known:know knew:know went:go gone:go came:come became:become got:get gotten:get
+""".split()
+)
+
+
 @lru_cache(maxsize=50_000)
 def stem(word: str) -> str:
     """A light, consistent suffix stripper: "dividends" -> "dividend", "increased" -> "increas".
 
-    Not linguistics, just the same key for the forms of one word; ``found`` adds
-    prefix matching for the derivations it misses.
+    Not linguistics, just the same key for the forms of one word (irregular
+    verbs too: "paid" -> "pay"); ``found`` adds prefix matching for the
+    derivations it misses.
     """
     w = word.lower()
     if w.endswith("'s"):
         w = w[:-2]
+    if w in _IRREGULAR:
+        return stem(_IRREGULAR[w])
     if len(w) <= 3 or not w.isalpha():
         return w
     if w.endswith("ies") and len(w) > 4:
@@ -135,13 +152,18 @@ def word_keys(text: str) -> set[str]:
         for n in (2, 3):
             if i + n <= len(toks):
                 keys.add(stem("".join(toks[i : i + n])))
-    initials = [t[0] for t in toks if t.isalpha()]
-    skipping = [t[0] for t in toks if t.isalpha() and t not in ("and", "of", "the", "for")]
+    # (initial, capitalised) of each word; a two-letter acronym needs two capitalised
+    # words ("Master of Arts"), or any two words ("militate against") would spell one
+    raw = [t for t in TOKEN.findall(norm) if t.isalpha()]
+    initials = [(t[0].lower(), t[0].isupper()) for t in raw]
+    skipping = [
+        (t[0].lower(), t[0].isupper()) for t in raw if t.lower() not in ("and", "of", "the", "for")
+    ]
     for seq in (initials, skipping):
         for i in range(len(seq)):
             for n in (2, 3, 4, 5):
-                if i + n <= len(seq):
-                    keys.add("acr:" + "".join(seq[i : i + n]))
+                if i + n <= len(seq) and (n > 2 or all(up for _, up in seq[i : i + n])):
+                    keys.add("acr:" + "".join(c for c, _ in seq[i : i + n]))
     # prefixes of 5+ letters, so ``found`` matches derivations by lookup, not by a scan
     keys |= {"pre:" + k[:n] for k in keys if k[:4] != "acr:" for n in range(5, len(k))}
     return keys

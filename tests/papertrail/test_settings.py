@@ -41,3 +41,15 @@ def test_every_field_is_described():
     rows = describe()
     assert len(rows) == len(Settings.__dataclass_fields__)
     assert all(env and help_ for env, _, help_ in rows)
+
+
+@pytest.mark.parametrize("raw", ["0", "0.5", "3601"])
+def test_the_llm_deadline_is_range_checked(raw):
+    with pytest.raises(PaperTrailError, match="PAPERTRAIL_LLM_TIMEOUT must be between 1 and 3600"):
+        Settings.from_env({"PAPERTRAIL_LLM_TIMEOUT": raw})
+    assert Settings.from_env({"PAPERTRAIL_LLM_TIMEOUT": "900"}).llm_timeout == 900.0
+
+
+def test_groq_base_url_alone_configures_an_llm():
+    assert Settings.from_env({"GROQ_BASE_URL": "http://127.0.0.1:8080"}).llm_configured
+    assert not Settings.from_env({}).llm_configured
