@@ -87,6 +87,40 @@ class Store(Protocol):
         ...
 
 
+class Domain(Protocol):
+    """What one kind of document (financial filings, say) adds to generic retrieval.
+
+    The pipeline asks each known domain to ``recognise`` a document from its
+    opening text when it is indexed; a document no domain recognises gets none
+    of their rules. The retriever applies a domain's question rules only in a
+    channel holding documents it recognised, and its section rules only to
+    those documents. ``papertrail.domains.finance`` is the one shipped.
+    """
+
+    name: str
+
+    def recognise(self, opening: str) -> dict[str, object] | None:
+        """Identity fields (``kind``, ``title``, ``issuer``, ``aliases``) when ``opening``
+        is the start of a document of this domain, else None."""
+        ...
+
+    def clean(self, question: str) -> str:
+        """``question`` without answer-format boilerplate ("Round your answer to ...")."""
+        ...
+
+    def expand(self, question: str) -> str:
+        """Words documents of this domain use for what ``question`` names (for BM25)."""
+        ...
+
+    def sections_named(self, question: str) -> set[str]:
+        """The kinds of section (e.g. a named financial statement) ``question`` needs."""
+        ...
+
+    def section_rows(self, chunks: Sequence[Chunk]) -> dict[str, list[int]]:
+        """Per kind of section, the positions in ``chunks`` of the chunks on its pages."""
+        ...
+
+
 @runtime_checkable
 class ChatModel(Protocol):
     """A language model answering chat messages with text (an LLM generator offers it)."""

@@ -72,6 +72,11 @@ class Settings:
     )
     chunk_size: int = _f(800, "PAPERTRAIL_CHUNK_SIZE", "Target chunk length in characters.")
     chunk_overlap: int = _f(100, "PAPERTRAIL_CHUNK_OVERLAP", "Characters shared by neighbours.")
+    contextual: bool = _f(
+        False,
+        "PAPERTRAIL_CONTEXTUAL",
+        "Embed each passage with its document's title and section heading before it.",
+    )
     top_k: int = _f(5, "PAPERTRAIL_TOP_K", "Excerpts retrieved per question.")
     ocr: bool = _f(True, "PAPERTRAIL_OCR", "OCR pages without a text layer, if an engine exists.")
     groq_api_key: str = _f("", "GROQ_API_KEY", "Groq key; empty = offline extractive answers.")

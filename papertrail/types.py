@@ -88,6 +88,28 @@ class Chunk:
 
 
 @dataclass(frozen=True)
+class Identity:
+    """What a document says it is, read from its opening pages when it is indexed.
+
+    The period is kept twice: as the issuer labels it (fiscal: "Q1 2023" on an
+    earnings call of a company whose year ends in January) and as the calendar
+    period its end date falls in ("quarterly period ended June 30, 2023": Q2 2023).
+    """
+
+    title: str = ""  # e.g. "Q1 2023 Snowflake Inc. Earnings Call"
+    issuer: str = ""  # the company or author that issued it, when it says
+    kind: str = ""  # e.g. "quarterly report (10-Q)", "earnings call"; "" when unknown
+    domain: str = ""  # the domain whose rules apply ("finance"), "" for none
+    fiscal_year: int | None = None
+    fiscal_quarter: int | None = None
+    calendar_year: int | None = None
+    calendar_quarter: int | None = None
+    end: str = ""  # ISO date the period ended, else the document's own date
+    period: str = ""  # the period as shown to people, e.g. "Q1 fiscal 2023 (as of 2022-05-26)"
+    aliases: tuple[str, ...] = ()  # other names it gives itself: trading symbols, short names
+
+
+@dataclass(frozen=True)
 class Document:
     """A PDF indexed for one channel."""
 
@@ -100,6 +122,7 @@ class Document:
     no_text_pages: tuple[int, ...] = ()  # pages with no usable text (after OCR, if any)
     ocr_pages: tuple[int, ...] = ()  # pages whose text came from OCR
     created: float = 0.0  # unix seconds
+    identity: Identity | None = None  # None in indexes built before identities were kept
 
 
 @dataclass(frozen=True)

@@ -37,12 +37,8 @@ BASE = tuple(
     f"papertrail.{m}"
     for m in ("types", "protocols", "settings", "errors", "envvars", "offline", "coord")
 )
-# Finance knowledge still reached for directly by retrieval and the table answerer; it
-# moves behind the ``Domain`` protocol handed in by the pipeline. Empty this list then.
-DOMAIN_SHORTCUTS = (
-    ("papertrail.retrieve", "papertrail.domains"),
-    ("papertrail.answer.tables", "papertrail.domains"),
-)
+# Stages that may reach into another for domain knowledge: none; a ``Domain`` is handed in.
+DOMAIN_SHORTCUTS: tuple[tuple[str, str], ...] = ()
 PLATFORMS = {  # platform package -> the SDKs it may use
     "adapters.slack": ("slack_bolt", "slack_sdk"),
     "adapters.discord": ("discord",),

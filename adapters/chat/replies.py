@@ -105,7 +105,17 @@ def list_reply(docs: Sequence[Document]) -> Reply:
     for d in sorted(docs, key=lambda d: d.name.lower()):
         extra = f", {len(d.no_text_pages)} without text" if d.no_text_pages else ""
         lines.append(f"• {d.name} — {d.pages} pages, {d.chunks} passages{extra}")
+        if about := understood(d):
+            lines.append(f"  {about}")
     return Reply(kind="list", text="\n".join(lines), documents=tuple(docs))
+
+
+def understood(d: Document) -> str:
+    """What the bot read the document to be: "title · kind · period" ("" when unknown)."""
+    i = d.identity
+    if i is None:
+        return ""
+    return " · ".join(part for part in (i.title, i.kind, i.period) if part)
 
 
 def answer_reply(answer: Answer, *, extra_warnings: Sequence[str] = ()) -> Reply:

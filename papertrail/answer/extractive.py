@@ -85,12 +85,15 @@ class ExtractiveGenerator:
 
     mode = "extractive"
 
-    def __init__(self, embedder: Embedder | None = None, max_sentences: int = 3) -> None:
+    def __init__(
+        self, embedder: Embedder | None = None, max_sentences: int = 3, domains: Sequence = ()
+    ) -> None:
         self.embedder = embedder
         self.max_sentences = max(1, max_sentences)
+        self.domains = tuple(domains)  # ``protocols.Domain``s whose wording tables may use
 
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
-        if not _EXPLAIN.match(question) and (figure := figure_answer(question, hits)):
+        if not _EXPLAIN.match(question) and (figure := figure_answer(question, hits, self.domains)):
             return Draft(text=_cite(*figure), mode=self.mode)
         chosen = self.select(question, hits)
         parts = _parts(question)
@@ -119,7 +122,7 @@ class ExtractiveGenerator:
         years = set(_YEAR.findall(question))
         blocked = set()
         # an amount asked outright, for a period ("net sales in 2017") or worked out
-        asked = _AMOUNT_ASKED.search(question) or years or asks_computed(question)
+        asked = _AMOUNT_ASKED.search(question) or years or asks_computed(question, self.domains)
         needs_amount = wants_figures and bool(asked)
         for k, (_, s) in enumerate(pool):
             said = set(_YEAR.findall(s))

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from papertrail.answer.quotable import without_page_numbers
-from papertrail.domains.finance.terms import expand, strip_instructions
+from papertrail.protocols import Domain
 from papertrail.text.sentences import normalize, split_sentences
 from papertrail.text.words import content_words, rarity, stem
 from papertrail.types import Hit
@@ -80,15 +80,27 @@ def table_rows(text: str, years: tuple[str, ...] = ()) -> tuple[list[Row], tuple
     return rows, years
 
 
-def asks_computed(question: str) -> bool:
+def _clean(question: str, domains: Sequence[Domain]) -> str:
+    for domain in domains:  # each domain drops its answer-format boilerplate
+        question = domain.clean(question)
+    return question
+
+
+def asks_computed(question: str, domains: Sequence[Domain] = ()) -> bool:
     """Whether ``question`` asks for a figure worked out from several (a ratio, a change,
     an average), which no single cell or sentence without a figure gives."""
-    return bool(_COMPUTED.search(strip_instructions(question)))
+    return bool(_COMPUTED.search(_clean(question, domains)))
 
 
-def figure_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
-    """(sentence, 1-based hit) stating the table figure the question asks for, or None."""
-    asked = strip_instructions(question)
+def figure_answer(
+    question: str, hits: Sequence[Hit], domains: Sequence[Domain] = ()
+) -> tuple[str, int] | None:
+    """(sentence, 1-based hit) stating the table figure the question asks for, or None.
+
+    ``domains`` drop their answer-format boilerplate from the question and add
+    the words their documents use for what it names.
+    """
+    asked = _clean(question, domains)
     if _COMPUTED.search(asked):
         return None  # a ratio, a change or a sum: one cell does not answer it
     # the sentence that asks, not the instructions around it ("use the cash flow statement")
@@ -99,7 +111,8 @@ def figure_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
     # words the question says count fully, words a filing may use for them half, and
     # names (capitalised inside the sentence: the company, "Walmart") little
     names = set(_weights(" ".join(re.findall(r"(?<=[\w,] )[A-Z][\w&']*", asked))))
-    wanted = {w: 0.5 for w in _weights(expand(asked))} | dict.fromkeys(_weights(asked), 1.0)
+    expanded = " ".join(domain.expand(asked) for domain in domains)
+    wanted = {w: 0.5 for w in _weights(expanded)} | dict.fromkeys(_weights(asked), 1.0)
     wanted |= {w: NAME_WEIGHT for w in names if w in wanted}
     best: tuple[float, str, int] | None = None
     carried: dict[tuple[str, int], tuple[tuple[str, ...], str, bool]] = {}

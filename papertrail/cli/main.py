@@ -102,6 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--limit", type=int, help="only the first N questions")
     e.add_argument("--ablation", action="store_true", help="also vector-only and BM25-only")
     e.add_argument(
+        "--opaque-names",
+        action="store_true",
+        help="ingest every PDF under a neutral name (document-07.pdf): routing from content alone",
+    )
+    e.add_argument(
         "--baseline", action="store_true", help="also the LangChain 800/100 + MiniLM pipeline"
     )
     e.add_argument(

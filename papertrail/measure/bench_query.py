@@ -30,6 +30,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from papertrail.domains import KNOWN
 from papertrail.embed.cache import CachingEmbedder, MemoEmbedder
 from papertrail.embed.model import get_embedder
 from papertrail.pipeline import PaperTrail
@@ -43,7 +44,8 @@ def bench_channels(settings: Settings, folder: Path, n: int, copies: int, on_pro
     cache = Path(os.environ.get("PAPERTRAIL_EVAL_DIR", "eval-cache")).resolve()
     settings = settings.replace(data_dir=cache / "bench-index")
     embedder = CachingEmbedder(get_embedder(settings), cache / "embeddings.sqlite")
-    loader = PaperTrail(settings, embedder=embedder, store=open_store(settings, embedder.name))
+    store = open_store(settings, embedder.name)
+    loader = PaperTrail(settings, embedder=embedder, store=store, domains=KNOWN)
     pdfs = sorted(folder.glob("*.pdf"))
     t0 = time.perf_counter()
     for pdf in pdfs:
@@ -149,7 +151,7 @@ def _time_questions(
     pts, watches, firsts, warmups = {}, {}, {}, {}
     for channel in channels:
         memo = MemoEmbedder(get_embedder(settings))  # the bot's cache, empty
-        pt = PaperTrail(settings, embedder=memo, store=loader.store)
+        pt = PaperTrail(settings, embedder=memo, store=loader.store, domains=KNOWN)
         watch = _Stopwatch()
         pt.retriever.search = watch.wrap("retrieve", pt.retriever.search)
         pt.generator.generate = watch.wrap("answer", pt.generator.generate)

@@ -14,16 +14,17 @@ import hashlib
 import json
 import os
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from papertrail.answer.extractive import ExtractiveGenerator
+from papertrail.domains import KNOWN
 from papertrail.embed.cache import CachingEmbedder
 from papertrail.embed.model import get_embedder
 from papertrail.errors import PaperTrailError
 from papertrail.measure import baseline
+from papertrail.measure.channels import index_all, pdfs_of
 from papertrail.measure.metrics import (
     DEPTH,
     correctness,
@@ -74,21 +75,13 @@ def load_items(path: Path) -> list[Item]:
     return items
 
 
-def pdfs_of(doc: Path) -> list[Path]:
-    return sorted(doc.glob("*.pdf")) if doc.is_dir() else [doc]
-
-
-def channel_of(doc: Path) -> str:
-    return "eval:" + hashlib.sha256(str(doc).encode()).hexdigest()[:16]
-
-
 def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = None):
     size = chunk_size or settings.chunk_size
-    settings = settings.replace(
-        data_dir=cache / f"index-{size}", chunk_size=size, chunk_overlap=min(100, size // 8)
-    )
+    index = f"index-{size}" + ("-context" * settings.contextual)  # other vectors: own index
+    cut = dict(chunk_size=size, chunk_overlap=min(100, size // 8))
+    settings = settings.replace(data_dir=cache / index, **cut)
     embedder = CachingEmbedder(get_embedder(settings), cache / "embeddings.sqlite")
-    extractive = ExtractiveGenerator(embedder)
+    extractive = ExtractiveGenerator(embedder, domains=KNOWN)
     generator = extractive
     if mode in LLM_MODES:
         if not settings.llm_configured:
@@ -100,24 +93,10 @@ def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = N
         from papertrail.answer.llm import get_generator
 
         generator = get_generator(settings, fallback=extractive)
-    return PaperTrail(settings, embedder=embedder, store=open_store(settings), generator=generator)
-
-
-def index_all(pt: PaperTrail, items: list[Item]) -> dict[Path, str]:
-    channels = {}
-    for doc in sorted({i.doc for i in items}):
-        channel = channel_of(doc)
-        for pdf in pdfs_of(doc):
-            t0 = time.perf_counter()
-            result = pt.ingest(channel, pdf.name, pdf.read_bytes())
-            if result.new:
-                print(
-                    f"  indexed {pdf.name}: {result.document.chunks} chunks "
-                    f"in {time.perf_counter() - t0:.0f} s",
-                    file=sys.stderr,
-                )
-        channels[doc] = channel
-    return channels
+    store, domains = open_store(settings), KNOWN
+    return PaperTrail(
+        settings, embedder=embedder, store=store, generator=generator, domains=domains
+    )
 
 
 def relevant(item: Item, doc_name: str, page: int) -> bool:
@@ -133,7 +112,8 @@ def retrieval_record(item: Item, ranked: list[tuple[str, int]]) -> dict:
     return {"rank": rank, "doc_rank": doc_rank, "top": top}
 
 
-def answer_record(pt: PaperTrail, item: Item, channel: str) -> dict:
+def answer_record(pt: PaperTrail, item: Item, channel: str, real: dict | None = None) -> dict:
+    real = real or {}
     answer = pt.ask(channel, item.question, render=False)
     score, how = correctness(item.answer, answer.text, item.question)
     return {
@@ -147,7 +127,9 @@ def answer_record(pt: PaperTrail, item: Item, channel: str) -> dict:
         "correctness_method": how,
         "wrong": is_wrong(item.answer, answer.text, item.question),
         "citation_on_evidence": [
-            relevant(item, c.chunk.doc_name, c.chunk.page) for c in answer.citations if c.chunk
+            relevant(item, real.get(c.chunk.doc_name, c.chunk.doc_name), c.chunk.page)
+            for c in answer.citations
+            if c.chunk
         ],
         "dropped": [c.reason for c in answer.dropped],
     }
@@ -192,8 +174,11 @@ def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress
     """Index, retrieve (and answer) every item of one data file; print its table."""
     multi_doc = any(i.doc.is_dir() for i in items)
     mode = "extractive" if args.mode == "extractive" else args.mode
-    print(f"eval {path.name}: {len(items)} questions, mode {mode}, k {args.k}", file=sys.stderr)
-    channels = index_all(pt, items)
+    opaque = bool(getattr(args, "opaque_names", False))
+    names = ", neutral file names" * opaque
+    head = f"eval {path.name}: {len(items)} questions, mode {mode}, k {args.k}"
+    print(head + names, file=sys.stderr)
+    channels, real = index_all(pt, items, opaque)
 
     progress = cache / "progress" / f"{_run_key(args, path, pt.settings)}.jsonl"
     # Resuming pays off where answers cost money and quota; retrieval is recomputed
@@ -216,11 +201,13 @@ def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress
         try:
             for cfg in configs:
                 hits = pt.retriever.search(channels[item.doc], item.question, k=DEPTH, mode=cfg)
-                ranked = [(h.chunk.doc_name, h.chunk.page) for h in hits]
+                ranked = [
+                    (real.get(h.chunk.doc_name, h.chunk.doc_name), h.chunk.page) for h in hits
+                ]
                 rec["retrieval" if cfg == "hybrid" else cfg] = retrieval_record(item, ranked)
             rec.update(rec["retrieval"])
             if args.mode != "retrieval":
-                rec.update(answer_record(pt, item, channels[item.doc]))
+                rec.update(answer_record(pt, item, channels[item.doc], real))
                 if llm and rec["mode"] == "extractive":
                     rec["error"] = "provider unavailable: " + "; ".join(rec["notes"])
         except PaperTrailError as e:
@@ -279,7 +266,8 @@ def _run_key(args, path: Path, settings: Settings) -> str:
     if mode == "llm":  # another model or server answers differently: its own progress file
         s = settings
         mode += f"|{s.groq_base_url}|{s.llm_base_url}|{s.groq_model}|{s.llm_model}"
-    key = f"{path.resolve()}|{mode}|{args.k}|{args.ablation}|{args.limit}|{size}"
+    opaque = getattr(args, "opaque_names", False)
+    key = f"{path.resolve()}|{mode}|{args.k}|{args.ablation}|{args.limit}|{size}|{opaque}"
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 

@@ -21,9 +21,10 @@ from pathlib import Path
 
 from papertrail.answer.extractive import ExtractiveGenerator
 from papertrail.coord import Leases
+from papertrail.domains import KNOWN
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline.indexing import EMBED_BATCH, LEASE_TTL, Indexing, IngestResult, Progress
-from papertrail.protocols import Embedder, Generator, Store
+from papertrail.protocols import Domain, Embedder, Generator, Store
 from papertrail.render.citations import render_citations
 from papertrail.retrieve.retriever import Retriever
 from papertrail.settings import Settings
@@ -54,13 +55,14 @@ class PaperTrail(Indexing):
         ocr=None,
         leases: Leases | None = None,
         blobs: Blobs | None = None,
+        domains: Sequence[Domain] = KNOWN,
     ) -> None:
         self.settings = settings
         self.embedder = embedder
         self.store = store
-        self.generator = generator or ExtractiveGenerator(embedder)
+        self.generator = generator or ExtractiveGenerator(embedder, domains=domains)
         self.ocr = ocr
-        self.retriever = Retriever(store, embedder)
+        self.retriever = Retriever(store, embedder, domains=domains)  # ``domains``: their rules
         self.files = PdfFiles(Path(settings.data_dir) / "files", shared=blobs)
         self.embed_batch = EMBED_BATCH
         self.leases = leases  # multi-worker mode (bot/wiring.py): one worker indexes a file
@@ -78,7 +80,7 @@ class PaperTrail(Indexing):
         from papertrail.embed.model import get_embedder
 
         embedder = MemoEmbedder(get_embedder(settings))
-        extractive = ExtractiveGenerator(embedder)
+        extractive = ExtractiveGenerator(embedder, domains=KNOWN)
         ocr = None
         if settings.ocr:
             try:
@@ -86,7 +88,7 @@ class PaperTrail(Indexing):
             except ImportError:  # the OCR engine is optional
                 get_ocr = None
             ocr = get_ocr() if get_ocr else None
-        store = open_store(settings, model=embedder.name)
+        store = open_store(settings, model=embedder.name + ("+context" * settings.contextual))
         # Documents a crash left half-indexed are invisible already; this frees their space.
         store.cleanup(older_than=settings.max_index_seconds)
         generator = get_generator(settings, fallback=extractive, budget=shared.get("budget"))

@@ -22,6 +22,7 @@ from papertrail.embed.once import embed_once
 from papertrail.errors import PaperTrailError
 from papertrail.read.chunking import chunk_blocks
 from papertrail.read.pdf import decrypted, read_pdf
+from papertrail.text.identity import identify, passages
 from papertrail.types import Document
 
 log = logging.getLogger(__name__)
@@ -123,6 +124,7 @@ class Indexing:
             no_text_pages=parsed.no_text_pages,
             ocr_pages=parsed.ocr_pages,
             created=time.time(),
+            identity=identify(name, chunks, self.retriever.domains),  # what it says it is
         )
         self.store.begin(doc)
         embed_s = store_s = 0.0
@@ -130,7 +132,8 @@ class Indexing:
         try:
             self.files.save(channel, doc_id, decrypted(data, password))
             # the same bytes already embedded in another channel: copy their vectors
-            known = self.store.vectors_elsewhere(channel, doc_id)
+            known = self.store.vectors_elsewhere(channel, doc_id)  # keyed by stored text
+            about = doc.identity if self.settings.contextual and not known else None
             for i in range(0, len(chunks), self.embed_batch):
                 if time.perf_counter() - start > self.settings.max_index_seconds:
                     raise PaperTrailError(
@@ -143,7 +146,7 @@ class Indexing:
                     lease.check()  # stalled past the lease: another worker is indexing it
                 batch = chunks[i : i + self.embed_batch]
                 t0 = time.perf_counter()
-                vectors, fresh = embed_once(self.embedder, [c.text for c in batch], known)
+                vectors, fresh = embed_once(self.embedder, passages(batch, about), known)
                 embedded += fresh
                 t1 = time.perf_counter()
                 self.store.add_chunks(channel, batch, vectors)

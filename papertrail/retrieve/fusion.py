@@ -8,20 +8,22 @@ and added (or, with ``fusion="rrf"``, reciprocal ranks are added). On top:
   headers and the rows a question names together, so a chunk of a strong page
   rises even when its own words are only some of them.
 * ``figure_boost`` for a chunk holding an exact figure of the question;
-* ``statement_boost`` for a chunk of a page a named financial statement titles;
+* ``section_boost`` for a chunk of a page a section the question names titles
+  (a domain's knowledge: a financial statement, say);
 * a document prior (``routing``): the score is multiplied by
   ``1 + doc_weight * prior`` with the prior of the chunk's document in [0, 1].
 
-Pure functions over plain values; what the rankings are lives in ``retrieve``.
+``cover`` then makes sure the top k shows a passage of each document the
+routing says must be seen. Pure functions over plain values; what the
+rankings are lives in ``retrieve``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from papertrail.text import words
-from papertrail.types import Chunk
+from papertrail.types import Chunk, Hit
 
 
 @dataclass(frozen=True)
@@ -33,8 +35,8 @@ class Weights:
     rrf_k: int = 60
     page: float = 0.5
     figure_boost: float = 0.5
-    statement_boost: float = 0.6
-    doc_weight: float = 0.5
+    section_boost: float = 0.6
+    doc_weight: float = 2.0  # with no document excluded, the prior must be able to reorder
 
 
 def fuse(
@@ -43,48 +45,90 @@ def fuse(
     w: Weights,
     *,
     extra: Iterable[Chunk] = (),
-    figures: set[str] = frozenset(),
-    statements: Iterable[Chunk] = (),
+    has_figure: Callable[[Chunk], bool] = lambda c: False,
+    sections: Iterable[Chunk] = (),
     page_of: Callable[[Chunk], float] = lambda c: 0.0,
     prior: dict[str, float] | None = None,
-) -> list[dict]:
-    """Rows of Hit fields, best first.
+) -> list[Hit]:
+    """Every candidate as a ``Hit``, best first.
 
-    ``extra`` and ``statements`` are candidates found by neither ranking (chunks
-    of strong pages, of named statements' pages); ``page_of`` gives a chunk's
-    page score in [0, 1]; ``prior`` a document's prior in [0, 1].
+    ``extra`` and ``sections`` are candidates found by neither ranking (chunks
+    of strong pages, of named sections' pages); ``has_figure`` says whether a
+    chunk holds an exact figure of the question (from BM25's own term counts);
+    ``page_of`` gives a chunk's page score in [0, 1]; ``prior`` a document's
+    prior in [0, 1].
     """
-    table: dict[str, dict] = {}
+    chunks: dict[str, Chunk] = {}
     boosted = set()
-    for chunk in statements:
+    for chunk in sections:
         boosted.add(chunk.id)
-        table.setdefault(chunk.id, {"chunk": chunk})
+        chunks.setdefault(chunk.id, chunk)
     for chunk in extra:
-        table.setdefault(chunk.id, {"chunk": chunk})
+        chunks.setdefault(chunk.id, chunk)
+    dense_at: dict[str, tuple[int, float]] = {}
+    lexical_at: dict[str, int] = {}
     for rank, (chunk, sim) in enumerate(dense, 1):
-        table[chunk.id] = {"chunk": chunk, "dense_rank": rank, "dense_score": sim}
+        chunks[chunk.id] = chunk
+        dense_at[chunk.id] = (rank, sim)
     for rank, (chunk, _) in enumerate(lexical, 1):
-        table.setdefault(chunk.id, {"chunk": chunk})["lexical_rank"] = rank
+        chunks.setdefault(chunk.id, chunk)
+        lexical_at[chunk.id] = rank
     if w.fusion == "rrf":
-        part = {key: (lambda rank: 1.0 / (w.rrf_k + rank)) for key in ("d", "l")}
+        part_d = part_l = lambda rank: 1.0 / (w.rrf_k + rank)  # noqa: E731
     else:
-        part = {"d": _minmax(dense, w.alpha), "l": _minmax(lexical, 1.0 - w.alpha)}
+        part_d, part_l = _minmax(dense, w.alpha), _minmax(lexical, 1.0 - w.alpha)
     prior = prior or {}
-    for row in table.values():
-        chunk = row["chunk"]
+    hits = []
+    for cid, chunk in chunks.items():
         score = w.page * page_of(chunk)
-        if "dense_rank" in row:
-            score += part["d"](row["dense_rank"])
-        if "lexical_rank" in row:
-            score += part["l"](row["lexical_rank"])
-        if figures and figures & set(words.terms(chunk.text)):
+        d_rank, d_sim = dense_at.get(cid, (None, None))
+        l_rank = lexical_at.get(cid)
+        if d_rank is not None:
+            score += part_d(d_rank)
+        if l_rank is not None:
+            score += part_l(l_rank)
+        if has_figure(chunk):
             score += w.figure_boost
-        if chunk.id in boosted:
-            score += w.statement_boost
-        row["score"] = score * (1.0 + w.doc_weight * prior.get(chunk.doc_id, 0.0))
+        if cid in boosted:
+            score += w.section_boost
+        score *= 1.0 + w.doc_weight * prior.get(chunk.doc_id, 0.0)
+        hits.append(Hit(chunk, score, d_rank, l_rank, d_sim))
     return sorted(
-        table.values(), key=lambda r: (-r["score"], -r.get("dense_score", -1.0), r["chunk"].id)
+        hits,
+        key=lambda h: (
+            -h.score,
+            -(h.dense_score if h.dense_score is not None else -1.0),
+            h.chunk.id,
+        ),
     )
+
+
+def cover(hits: Sequence[Hit], docs: Sequence[str], k: int) -> list[Hit]:
+    """``hits`` reordered so the top ``k`` hold a passage of each of ``docs`` (in
+    their order of importance, at most ``k`` of them): a missing document's best
+    hit takes the place of the last hit of a document shown more than once (a
+    document's only hit is never pushed out: it may be the right one). Everything
+    else keeps its order.
+    """
+    top = list(hits[:k])
+    rest = list(hits[k:])
+    docs = list(docs)[:k]
+    for doc_id in docs:
+        if any(h.chunk.doc_id == doc_id for h in top):
+            continue
+        found = next((h for h in rest if h.chunk.doc_id == doc_id), None)
+        if found is None:
+            continue
+        counts: dict[str, int] = {}
+        for h in top:
+            counts[h.chunk.doc_id] = counts.get(h.chunk.doc_id, 0) + 1
+        spare = [i for i, h in enumerate(top) if counts[h.chunk.doc_id] > 1]
+        if not spare:
+            continue  # every shown document is wanted once: nothing to give up
+        rest.insert(0, top.pop(spare[-1]))  # first of the rest: it was in the top k
+        rest.remove(found)
+        top.append(found)
+    return top + rest
 
 
 def _minmax(ranked: list[tuple[Chunk, float]], weight: float):
@@ -96,7 +140,7 @@ def _minmax(ranked: list[tuple[Chunk, float]], weight: float):
     return lambda rank: weight * ((ranked[rank - 1][1] - low) / span if span > 0 else 1.0)
 
 
-def diversify(rows: list[dict], per_page: int) -> list[dict]:
+def diversify(rows: list[Hit], per_page: int) -> list[Hit]:
     """``rows`` with at most ``per_page`` chunks of one page ahead of any other page's.
 
     The chunks of a strong page score alike (they share its page score); without
@@ -108,7 +152,7 @@ def diversify(rows: list[dict], per_page: int) -> list[dict]:
     seen: dict[tuple[str, int], int] = {}
     first, later = [], []
     for row in rows:
-        key = (row["chunk"].doc_id, row["chunk"].page)
+        key = (row.chunk.doc_id, row.chunk.page)
         seen[key] = seen.get(key, 0) + 1
         (first if seen[key] <= per_page else later).append(row)
     return first + later

@@ -6,8 +6,9 @@ vocabulary:
 * chunks: each chunk's text and section heading (``lexical_text``);
 * pages: every chunk of a page together, so a table's title, column headers
   and rows count as one passage even when chunking cut them apart;
-* documents: what a document says about itself (``identity_text``): its file
-  name cut into words and its opening pages (title, issuer, period).
+* documents: what a document says about itself (``identity_text``): its
+  identity (title, issuer, kind, period, aliases: ``text.identity``), its file
+  name cut into words and its opening pages.
 
 ``build`` reuses the term counts of documents it has seen, so adding one
 document to a large channel tokenises and counts that document only; the
@@ -19,21 +20,17 @@ ranking lives in ``fusion``; routing between documents in ``routing``.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
 
-from papertrail.domains.finance import periods
-from papertrail.domains.finance import terms as finance_terms
+from papertrail.protocols import Domain
 from papertrail.retrieve.bm25 import BM25, Vocabulary, count, stack
-from papertrail.text import words
-from papertrail.types import Chunk
-
-IDENTITY_CHARS = 3000  # opening characters of a document read as its self-description
-IDENTITY_PAGES = 2  # ... taken from at most this many first pages
-_NAME_PART = re.compile(r"[^\W\d_]+|\d+")
+from papertrail.text import identity as identities
+from papertrail.text import periods, words
+from papertrail.types import Chunk, Document, Identity
 
 
 def lexical_text(chunk: Chunk) -> str:
@@ -46,21 +43,13 @@ def lexical_text(chunk: Chunk) -> str:
     return f"{chunk.text}\n{chunk.section}" if chunk.section else chunk.text
 
 
-def identity_text(name: str, chunks: list[Chunk]) -> str:
-    """A document's self-description: file name words and its opening pages' text.
+def identity_text(name: str, identity: Identity, chunks: list[Chunk]) -> str:
+    """A document's self-description: its identity's words and its opening pages' text.
 
-    "MGMRESORTS_2023Q2_10Q.pdf" reads "MGMRESORTS 2023 Q 2 10 Q pdf"; the cover
+    "MGMRESORTS_2023Q2_10Q.pdf" reads "MGMRESORTS 2023 Q 2 10 Q"; the cover
     page of a filing names the issuer, the form and the period.
     """
-    stem = name.rsplit(".", 1)[0]
-    parts = [" ".join(_NAME_PART.findall(stem))]
-    pages = sorted({c.page for c in chunks})[:IDENTITY_PAGES]
-    size = 0
-    for c in chunks:
-        if c.page in pages and size < IDENTITY_CHARS:
-            parts.append(c.text)
-            size += len(c.text)
-    return "\n".join(parts)
+    return identities.words(name, identity) + "\n" + identities.opening(chunks)
 
 
 @dataclass(frozen=True)
@@ -71,9 +60,9 @@ class _Doc:
     counts: sparse.csr_matrix  # chunk x term
     page_of_row: np.ndarray  # chunk -> page number within this document
     page_counts: sparse.csr_matrix  # page x term: every chunk of a page summed
-    identity: sparse.csr_matrix  # one row
-    statements: dict[str, list[int]]  # statement kind -> rows within this document
-    period: periods.Period  # the reporting period it covers, if it says
+    identity_counts: sparse.csr_matrix  # one row: the identity text's terms
+    statements: dict[str, list[int]]  # section kind (its domain's) -> rows within this document
+    about: Identity  # stored at indexing, or read from the chunks for older indexes
 
 
 @dataclass(frozen=True)
@@ -92,8 +81,13 @@ class LexicalIndex:
     bm25: BM25
     page_bm25: BM25
     doc_bm25: BM25
-    statements: dict[tuple[str, str], list[int]]  # (kind, doc_id) -> rows of its statement pages
-    periods: list[periods.Period]  # ``key`` order
+    statements: dict[tuple[str, str], list[int]]  # (kind, doc_id) -> rows of its section pages
+    identities: list[Identity]  # ``key`` order
+
+    @property
+    def covered(self) -> list[periods.Covered]:
+        """The period each document covers (``key`` order)."""
+        return [identities.covered(i) for i in self.identities]
 
     def chunk_scores(self, terms: list[str]) -> np.ndarray:
         """BM25 score of every chunk (row order); zeros when no term is known."""
@@ -143,12 +137,20 @@ class LexicalIndex:
         return np.flatnonzero(self.page_of_row == page)
 
 
-def build(fetch, names: dict[str, str], key, old: LexicalIndex | None) -> LexicalIndex:
+def build(
+    fetch,
+    documents: dict[str, Document],
+    key,
+    old: LexicalIndex | None,
+    domains: Sequence[Domain] = (),
+) -> LexicalIndex:
     """The index over the documents in ``key``, tokenising only those ``old`` lacks.
 
-    ``fetch(doc_id)`` returns a document's chunks in order; ``names`` maps
-    doc_id -> file name. Everything per document is cached, so a rebuild is
-    concatenation and weighting with numpy.
+    ``fetch(doc_id)`` returns a document's chunks in order; ``documents`` maps
+    doc_id -> its record; ``domains`` recognise documents indexed before
+    identities were stored and give section rules to their own documents.
+    Everything per document is cached, so a rebuild is concatenation and
+    weighting with numpy.
     """
     vocab = old.vocab if old is not None else Vocabulary()
     docs = {}
@@ -156,7 +158,8 @@ def build(fetch, names: dict[str, str], key, old: LexicalIndex | None) -> Lexica
         if old is not None and doc_key in old.docs:
             docs[doc_key] = old.docs[doc_key]
         else:
-            docs[doc_key] = _document(fetch(doc_key[0]), names.get(doc_key[0], ""), vocab)
+            doc = documents.get(doc_key[0])
+            docs[doc_key] = _document(fetch(doc_key[0]), doc, vocab, domains)
     width = len(vocab.ids)
     parts = [docs[k] for k in key]
     sizes = np.array([len(d.chunks) for d in parts], np.int64)
@@ -181,14 +184,21 @@ def build(fetch, names: dict[str, str], key, old: LexicalIndex | None) -> Lexica
         doc_page_start=page_starts,
         bm25=BM25(stack([d.counts for d in parts], width), vocab),
         page_bm25=BM25(stack([d.page_counts for d in parts], width), vocab),
-        doc_bm25=BM25(stack([d.identity for d in parts], width), vocab),
+        doc_bm25=BM25(stack([d.identity_counts for d in parts], width), vocab),
         statements=statements,
-        periods=[d.period for d in parts],
+        identities=[d.about for d in parts],
     )
 
 
-def _document(chunks: list[Chunk], name: str, vocab: Vocabulary) -> _Doc:
+def _document(
+    chunks: list[Chunk], doc: Document | None, vocab: Vocabulary, domains: Sequence[Domain]
+) -> _Doc:
     """Tokenise and count one document (the only per-document Python work)."""
+    name = doc.name if doc is not None else ""
+    found = doc.identity if doc is not None else None
+    if found is None:  # indexed before identities were stored
+        found = identities.identify(name, chunks, domains)
+    domain = next((d for d in domains if d.name == found.domain), None)
     counts = count([words.terms(lexical_text(c)) for c in chunks], vocab)
     numbers: dict[int, int] = {}
     page_of_row = np.array([numbers.setdefault(c.page, len(numbers)) for c in chunks], np.int32)
@@ -196,16 +206,15 @@ def _document(chunks: list[Chunk], name: str, vocab: Vocabulary) -> _Doc:
     where = (page_of_row, np.arange(len(chunks)))
     ones = np.ones(len(chunks), np.float32)
     member = sparse.csr_matrix((ones, where), (len(numbers), len(chunks)))
-    opening = identity_text(name, chunks)
-    identity = count([words.terms(opening)], vocab)
+    identity = count([words.terms(identity_text(name, found, chunks))], vocab)
     return _Doc(
         chunks,
         counts,
         page_of_row,
         (member @ counts).tocsr(),
         identity,
-        finance_terms.statement_rows(chunks),
-        periods.of_document(name, opening),
+        domain.section_rows(chunks) if domain is not None else {},
+        found,
     )
 
 

@@ -1,20 +1,23 @@
 """Hybrid retrieval: dense (Chroma) + BM25 (``bm25``), fused with page and document signals.
 
-``Retriever.search`` drops answer-format sentences from the question
-("Round your answer to two decimal places.", see ``finance_terms``), then
-takes the ``candidates`` best chunks by cosine similarity and by BM25 from the
-channel's ready documents and fuses them (``fusion``): each list's scores
-scaled to [0, 1] and mixed, plus the BM25 score of the chunk's whole page,
-bonuses for exact figures and for pages a named financial statement titles,
-and, in multi-document channels, a prior for the documents the question is
-about (``routing``: what each document says about itself, the period it
-covers, its best page, its best dense match); with more than ``route_docs``
-documents only the best ones' passages are searched. The chunks of the best
+``Retriever.search`` drops answer-format sentences from the question (the
+channel's domains know them: "Round your answer to two decimal places."),
+then takes the ``candidates`` best chunks by cosine similarity and by BM25
+from every ready document of the channel and fuses them (``fusion``): each
+list's scores scaled to [0, 1] and mixed, plus the BM25 score of the chunk's
+whole page, a bonus for exact figures and, where a domain knows them, for
+pages of a section the question names (a financial statement), and in
+multi-document channels a prior for the documents the question is about
+(``routing``: what each document says about itself, the period it covers,
+its best page, its best dense match). The prior only raises scores: no
+document is excluded, and the top k always shows the best document of each
+single ranking, the prior's favourite and, for a question spanning several
+periods, each period's document (``fusion.cover``). The chunks of the best
 pages join the candidates even if neither ranking found them. BM25 indexes
-chunks, pages and documents (``lexical``); the query gains a filing's wording
-for the finance terms it uses ("COGS" -> "cost of sales"). The BM25 index is
-built per channel and cached until the set of ready documents changes. It
-leaves out re-ranking models and generation.
+chunks, pages and documents (``lexical``); a domain adds its wording to the
+BM25 query ("COGS" -> "cost of sales"). The BM25 index is built per channel
+and cached until the set of ready documents changes. It leaves out
+re-ranking models and generation.
 """
 
 from __future__ import annotations
@@ -22,19 +25,17 @@ from __future__ import annotations
 import logging
 import re
 import threading
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
 
-from papertrail.domains.finance import terms as finance_terms
 from papertrail.errors import PaperTrailError
-from papertrail.protocols import Embedder, Store
+from papertrail.protocols import Domain, Embedder, Store
 from papertrail.retrieve import fusion, lexical, routing
 from papertrail.retrieve.fusion import Weights
 from papertrail.retrieve.lexical import LexicalIndex, lexical_text, top_rows
-from papertrail.text import words
+from papertrail.text import periods, words
 from papertrail.types import Chunk, Document, Hit
 
 MODES = ("hybrid", "dense", "bm25")
@@ -50,7 +51,9 @@ class Retriever:
     they are fused (``fusion.Weights``); the chunks of the ``top_pages`` best
     BM25 pages join the candidates; at most ``per_page`` chunks of one page come
     before the next page's best (``fusion.diversify``). ``cache_channels`` bounds how many channels
-    keep a BM25 index in memory.
+    keep a BM25 index in memory. ``domains`` are the kinds of document whose
+    rules may apply (``papertrail.domains``); a channel uses those of its
+    documents only.
     """
 
     def __init__(
@@ -62,9 +65,10 @@ class Retriever:
         weights: Weights | None = None,
         top_pages: int = 3,
         per_page: int = 1,
-        route_docs: int = routing.ROUTED,
-        name_boost: float = 0.5,
         cache_channels: int = 8,
+        domains: Sequence[Domain] = (),
+        ranking_docs: int = routing.LEADERS,
+        shown: int = 5,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -72,8 +76,9 @@ class Retriever:
         self.weights = weights or Weights()
         self.top_pages = top_pages
         self.per_page = per_page
-        self.route_docs = route_docs
-        self.name_boost = name_boost
+        self.domains = tuple(domains)
+        self.ranking_docs = ranking_docs
+        self.shown = shown
         self.cache_channels = cache_channels
         self._cache: OrderedDict[str, LexicalIndex] = OrderedDict()
         self._lock = threading.Lock()
@@ -103,10 +108,14 @@ class Retriever:
         if not allowed or k <= 0 or not question.strip():
             return []
         n = max(k, self.candidates) if mode == "hybrid" else k
+        index = self._index(channel, docs) if mode != "dense" else None
+        active = self._active(index)
+        query = question
+        for domain in active:
+            query = domain.clean(query)
+        terms = words.terms(query)
         qvec = None
         dense: list[tuple[Chunk, float]] = []
-        query = finance_terms.strip_instructions(question)
-        terms = words.terms(query)
         if mode != "bm25":
             qvec = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
             dense = self.store.query(channel, qvec, n, doc_ids=sorted(allowed), documents=docs)
@@ -114,30 +123,26 @@ class Retriever:
             return [
                 Hit(c, score=s, dense_rank=i, dense_score=s) for i, (c, s) in enumerate(dense, 1)
             ]
-        index = self._index(channel, docs)
-        expanded = terms + words.terms(finance_terms.expand(query))
+        assert index is not None
+        expanded = terms + [t for d in active for t in words.terms(d.expand(query))]
         scores, page_scores = index.chunk_scores(expanded), index.page_scores(expanded)
+        rows = index.rows_of(allowed)
+        lexical_hits = _top(index, scores, rows, n)
         if mode == "bm25":
-            lexical_hits = _top(index, scores, index.rows_of(allowed), n)
             return [Hit(c, score=s, lexical_rank=i) for i, (c, s) in enumerate(lexical_hits, 1)]
-        prior = routing.doc_prior(index, question, terms, page_scores, dense, allowed)
-        names = {d.doc_id: d.name for d in docs if d.doc_id in allowed}
-        for doc_id, share in _name_weights(question, names).items():
-            prior[doc_id] = min(1.0, prior.get(doc_id, 0.0) + self.name_boost * share)
-        near = routing.routed(prior, allowed, self.route_docs)
-        if near != allowed:  # second stage: passages of the routed documents only
-            # the channel-wide dense list, kept to them: as good on the 33-filing channel as
-            # a query filtered to them or one 4x deeper, which cost ~30 ms more at 26k chunks
-            dense = [(c, sim) for c, sim in dense if c.doc_id in near]
-        lexical_hits = _top(index, scores, index.rows_of(near), n)
-        pages = index.pages_of(near)
+        asked = periods.asked(query)
+        prior = routing.doc_prior(index, asked, terms, page_scores, dense, allowed)
+        pages = index.pages_of(allowed)
         if pages is not None:  # only the searched documents' pages count
             searched = np.zeros_like(page_scores)
             searched[pages] = page_scores[pages]
             page_scores = searched
         best_page = float(page_scores.max()) if len(page_scores) else 0.0
-        top = top_rows(page_scores, self.top_pages)
-        strong = [index.chunks[r] for p in top for r in index.page_rows(p)]
+        strong = [
+            index.chunks[r]
+            for p in top_rows(page_scores, self.top_pages)
+            for r in index.page_rows(p)
+        ]
 
         def page_of(chunk: Chunk) -> float:
             row = index.row(chunk)
@@ -145,30 +150,44 @@ class Retriever:
                 return 0.0
             return float(page_scores[index.page_of_row[row]]) / best_page
 
-        statements = [
+        figures = _figures(terms)
+        holds = index.chunk_scores(sorted(figures)) > 0 if figures else None
+
+        def has_figure(chunk: Chunk) -> bool:  # BM25's own counts: no second tokenising
+            row = index.row(chunk)
+            return holds is not None and row is not None and bool(holds[row])
+
+        sections = [
             index.chunks[row]
-            for kind in finance_terms.statements_named(question)
-            for doc_id in routing.routed(prior, near)
+            for domain in active
+            for kind in domain.sections_named(question)  # instructions may name them
+            for doc_id in (routing.top(prior) if prior else sorted(allowed))
             for row in index.statements.get((kind, doc_id), ())
         ]
-        rows = fusion.fuse(
+        fused = fusion.fuse(
             dense,
             lexical_hits,
             self.weights,
             extra=strong,
-            figures=_figures(terms),
-            statements=statements,
+            has_figure=has_figure,
+            sections=sections,
             page_of=page_of,
             prior=prior,
         )
-        best = fusion.diversify(rows, self.per_page)[:k]
-        missing = [r["chunk"].id for r in best if "dense_score" not in r]
-        if missing:  # found by BM25 only: still report the cosine similarity
-            vectors = self.store.chunk_vectors(channel, missing)
-            for r in best:
-                if r["chunk"].id in vectors:
-                    r["dense_score"] = float(vectors[r["chunk"].id] @ qvec)
-        return [Hit(**r) for r in best]
+        firsts = routing.leaders([dense, lexical_hits], self.ranking_docs)
+        must = routing.wanted(index, asked, prior, firsts) if len(allowed) > 1 else []
+        # BM25-only hits keep dense_score None: their cosine would cost a second store trip
+        ranked = fusion.diversify(fused, self.per_page)
+        for depth in sorted({min(k, self.shown), k}):  # the excerpts shown, then all k
+            ranked = fusion.cover(ranked, must, depth)
+        return ranked[:k]
+
+    def _active(self, index: LexicalIndex | None) -> list[Domain]:
+        """The domains of the documents in ``index`` (none when no document is of one)."""
+        if index is None:
+            return [d for d in self.domains]  # dense only: no identities read; cleaning is safe
+        names = {i.domain for i in index.identities}
+        return [d for d in self.domains if d.name in names]
 
     def warm(self, channel: str) -> None:
         """Build the channel's BM25 index now (e.g. after an upload), not on the next question."""
@@ -202,9 +221,10 @@ class Retriever:
                 return old
             index = lexical.build(
                 lambda doc_id: self.store.chunks(channel, [doc_id]),
-                {d.doc_id: d.name for d in docs},
+                {d.doc_id: d for d in docs},
                 key,
                 old,
+                self.domains,
             )
             self._cache[name] = index
             self._cache.move_to_end(name)
@@ -229,29 +249,3 @@ def _figures(terms: list[str]) -> set[str]:
         for t in terms
         if t[:1].isdigit() and ("." in t or (len(t) >= 4 and not _YEAR.fullmatch(t)))
     }
-
-
-_NAME_WORD = re.compile(r"[^\W_]{4,}")
-
-
-def _name_weights(question: str, names: dict[str, str]) -> dict[str, float]:
-    """Per document, the share in [0, 1] of the question's words found in its file name.
-
-    Only when the names tell documents apart: the best gets 1, others less, and
-    nothing changes when every document matches equally (or there is one).
-    """
-    if len(names) < 2:
-        return {}
-    norm = unicodedata.normalize("NFKC", question).casefold()
-    asked = {w for w in _NAME_WORD.findall(norm) if w not in words.BM25_STOPWORDS}
-    if not asked:
-        return {}
-    compact = {
-        doc_id: re.sub(r"[\W_]", "", unicodedata.normalize("NFKC", name).casefold())
-        for doc_id, name in names.items()
-    }
-    hits = {doc_id: sum(w in c for w in asked) for doc_id, c in compact.items()}
-    best = max(hits.values())
-    if best == 0 or min(hits.values()) == best:
-        return {}
-    return {doc_id: n / best for doc_id, n in hits.items()}

@@ -1,47 +1,68 @@
 """Which documents of a channel a question is about: a prior in [0, 1] per document.
 
-A question about one of many filings usually names the issuer, the product,
-the period or the paper, not the file. Three signals, each scaled by its best
-document:
+A prior, never a filter: every document's passages stay candidates, and the
+prior only raises its passages' scores (``fusion``). A question about one of
+many documents usually names the issuer, the product, the period or the
+paper, not the file. The signals, each scaled by its best document:
 
 * identity: BM25 of the question against what each document says about
-  itself (file name words, opening pages: ``lexical.identity_text``);
+  itself (its identity read from its content when indexed, its opening pages,
+  its file name's words: ``lexical.identity_text``);
 * content: the document's best page BM25 score for the question;
 * dense: the document's best cosine similarity among the dense candidates;
-* period: how well the reporting period the document covers serves the latest
-  period the question names (``periods``: a report never holds later periods).
+* period: how well the period the document covers serves the periods the
+  question names (``text.periods``), or, for "the latest" or "the last three
+  quarters", whether it is among the most recent documents of the ones the
+  other signals favour.
 
 They are mixed (``IDENTITY``, ``CONTENT``, ``DENSE``, ``PERIOD``) and scaled so
-the best document gets 1. With one document there is nothing to route. It leaves out
-learned routers and metadata the uploader did not put in the PDF.
+the best document gets 1. With one document there is nothing to route.
+``wanted`` names the documents whose passages the final ranking must show:
+the best of each ranking and, for a question spanning several periods, the
+best document of each. It leaves out learned routers and metadata the
+uploader did not put in the PDF.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from papertrail.domains.finance import periods
 from papertrail.retrieve.lexical import LexicalIndex
+from papertrail.text import periods
 from papertrail.types import Chunk
 
-IDENTITY, CONTENT, DENSE, PERIOD = 0.5, 0.25, 0.25, 0.75
-ROUTED = 3  # documents whose passages a question in a larger channel searches
+IDENTITY, CONTENT, DENSE, PERIOD = 0.5, 0.25, 0.25, 1.0
+SECTION_DOCS = 3  # documents whose named sections (e.g. statements) join the candidates
+PEERS = 0.6  # "the latest" is chosen among documents scoring at least this share of the best
+LEADERS = 2  # documents of each single ranking that the top results always show...
+CLOSE = 0.9  # ... the first, and the next while its best score is this close to the first's
 
 
-def routed(prior: dict[str, float], allowed: set[str], top: int = ROUTED) -> set[str]:
-    """The ``top`` documents of ``allowed`` with the highest prior (all without one, or
-    with ``top`` 0): the second stage searches their passages only, which also bounds
-    the per-question work of whole-page candidates in a large channel.
-    """
-    ranked = sorted((d for d in prior if d in allowed), key=lambda d: (-prior[d], d))
-    if not ranked or top <= 0 or len(allowed) <= top:
-        return allowed
-    return set(ranked[:top])
+def leaders(
+    rankings: list[list[tuple[Chunk, float]]], n: int = LEADERS, close: float | None = None
+) -> list[str]:
+    """Each ranking's first document, and its next ones up to ``n`` while their best score
+    is within ``close`` of the first's (a near tie: the ranking cannot tell them apart);
+    interleaved by place."""
+    close = CLOSE if close is None else close
+    orders = []
+    for ranked in rankings:
+        best: dict[str, float] = {}
+        for chunk, score in ranked:
+            best.setdefault(chunk.doc_id, score)
+        first = next(iter(best.values()), 0.0)
+        orders.append([d for d, s in best.items() if s >= close * first][:n] or list(best)[:1])
+    return list(dict.fromkeys(o[place] for place in range(n) for o in orders if place < len(o)))
+
+
+def top(prior: dict[str, float], n: int = SECTION_DOCS) -> list[str]:
+    """The ``n`` documents with the highest prior, best first."""
+    return sorted(prior, key=lambda d: (-prior[d], d))[:n]
 
 
 def doc_prior(
     index: LexicalIndex,
-    question: str,
+    asked: periods.Asked,
     terms: list[str],
     page_scores: np.ndarray,
     dense: list[tuple[Chunk, float]],
@@ -65,16 +86,62 @@ def doc_prior(
         if pos is not None:
             best_dense[pos] = max(best_dense[pos], sim)
     best_dense = np.where(keep, best_dense, 0.0)
-    when = periods.asked(question)
-    period = np.array([periods.match(p, when) for p in index.periods], np.float32)
     mixed = IDENTITY * _scaled(identity) + CONTENT * _scaled(content) + DENSE * _scaled(best_dense)
-    mixed += PERIOD * np.where(keep, period, 0.0)
-    top = float(mixed.max())
-    if top <= 0:
+    mixed = np.where(keep, mixed, 0.0)
+    mixed += PERIOD * np.where(keep, period_scores(index, asked, mixed), 0.0)
+    top_score = float(mixed.max())
+    if top_score <= 0:
         return {}
-    return {doc_id: float(mixed[pos]) / top for doc_id, pos in position.items() if keep[pos]}
+    return {doc_id: float(mixed[pos]) / top_score for doc_id, pos in position.items() if keep[pos]}
+
+
+def period_scores(index: LexicalIndex, asked: periods.Asked, base: np.ndarray) -> np.ndarray:
+    """Per document (``key`` order), how well its period serves the question's, in [0, 1]."""
+    covered = index.covered
+    out = np.zeros(len(covered), np.float32)
+    for want in asked.periods:
+        out = np.maximum(out, [periods.match(c, want) for c in covered])
+    if asked.latest and len(base) and base.max() > 0:
+        peers = [
+            p for p in range(len(covered)) if base[p] >= PEERS * base.max() and covered[p].known
+        ]
+        ranked = sorted(peers, key=lambda p: covered[p].order(), reverse=True)
+        for n, p in enumerate(ranked):
+            out[p] = max(out[p], 1.0 if n < asked.latest else 0.5 if n < 2 * asked.latest else 0.0)
+    return out
+
+
+def wanted(
+    index: LexicalIndex,
+    asked: periods.Asked,
+    prior: dict[str, float],
+    firsts: list[str],
+) -> list[str]:
+    """The documents the top results must include, most important first.
+
+    ``firsts`` are the single rankings' leading documents (``leaders``: dense,
+    BM25): whatever the prior says, their passages compete in the top results,
+    so the fused ranking rarely finds the right document less often than either
+    alone. The prior's favourite comes right after each ranking's first, and for
+    a question naming several periods (or "the last three quarters") the best
+    document of each.
+    """
+    out = list(firsts)
+    if prior:
+        out.insert(min(2, len(out)), top(prior, 1)[0])
+    if len(asked.periods) > 1 or asked.latest > 1:
+        covered = index.covered
+        pos = {doc_id: p for p, (doc_id, _) in enumerate(index.key)}
+        for want in asked.periods:
+            scored = [(prior.get(d, 0.0) * periods.match(covered[pos[d]], want), d) for d in prior]
+            best = max(scored, default=(0.0, ""))
+            if best[0] > 0:
+                out.append(best[1])
+        if asked.latest > 1:
+            out += top(prior, asked.latest)
+    return list(dict.fromkeys(d for d in out if d))
 
 
 def _scaled(values: np.ndarray) -> np.ndarray:
-    top = float(values.max()) if len(values) else 0.0
-    return values / top if top > 0 else np.zeros_like(values)
+    top_value = float(values.max()) if len(values) else 0.0
+    return values / top_value if top_value > 0 else np.zeros_like(values)

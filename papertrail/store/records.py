@@ -8,10 +8,11 @@ decides where records go and when they become visible.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 
-from papertrail.types import Chunk, Document, Rect
+from papertrail.types import Chunk, Document, Identity, Rect
 
 
 def chunk_meta(c: Chunk) -> dict:
@@ -59,7 +60,20 @@ def document_meta(doc: Document, *, status: str, space: str) -> dict:
         "ocr_pages": json.dumps(list(doc.ocr_pages)),
         "created": float(doc.created),
         "updated": time.time(),  # unix seconds; lets ``cleanup`` spare fresh work
+        "identity": json.dumps(dataclasses.asdict(doc.identity)) if doc.identity else "",
     }
+
+
+def identity(raw: str) -> Identity | None:
+    """The stored identity, or None when it was never stored (or a field is unknown)."""
+    if not raw:
+        return None
+    try:
+        fields = json.loads(raw)
+        fields["aliases"] = tuple(fields.get("aliases", ()))
+        return Identity(**fields)
+    except (ValueError, TypeError):
+        return None
 
 
 def document(m: dict) -> Document:
@@ -73,4 +87,5 @@ def document(m: dict) -> Document:
         no_text_pages=tuple(json.loads(m.get("no_text_pages", "[]"))),
         ocr_pages=tuple(json.loads(m.get("ocr_pages", "[]"))),
         created=float(m.get("created", 0.0)),
+        identity=identity(m.get("identity", "")),
     )

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from adapters.chat.replies import UNGROUNDED
 from adapters.chat.service import Attachment, ChatService, Mention
+from papertrail.domains import KNOWN
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
@@ -16,13 +17,14 @@ from tests import pdfs
 from tests.fakes import HashEmbedder, ScriptedGenerator
 
 
-def service(tmp_path, generator=None, **overrides) -> ChatService:
+def service(tmp_path, generator=None, domains=KNOWN, **overrides) -> ChatService:
     embedder = HashEmbedder()
     pt = PaperTrail(
         Settings(data_dir=tmp_path, **overrides),
         embedder=embedder,
         store=ChromaStore.ephemeral(model=embedder.name),
         generator=generator,
+        domains=domains,
     )
     return ChatService(pt)
 
@@ -65,6 +67,27 @@ def test_help_list_forget(tmp_path):
     assert "No document called" in svc.handle(Mention("ch", "forget other.pdf")).text
     assert svc.handle(Mention("ch", "forget paper.pdf", user="u1")).text == "Forgot paper.pdf."
     assert "No documents" in svc.handle(Mention("ch", "list")).text
+
+
+COVER = """UNITED STATES SECURITIES AND EXCHANGE COMMISSION
+FORM 10-Q
+QUARTERLY REPORT PURSUANT TO SECTION 13 OR 15(d)
+For the quarterly period ended July 1, 2023
+Initrode Systems, Inc.
+(Exact name of registrant as specified in its charter)
+Trading Symbol(s)
+INIT
+Indicate by check mark whether the registrant has filed all reports."""
+
+
+def test_list_shows_what_each_document_was_read_to_be(tmp_path):
+    svc = service(tmp_path, domains=KNOWN)
+    cover = pdfs.simple_pdf([COVER, "Revenue was 12 million in the third quarter of fiscal 2023."])
+    svc.handle(Mention("ch", "", (pdf("scan-0042.pdf", data=cover), pdf())))
+    listing = svc.handle(Mention("ch", "list")).text
+    filing = "Initrode Systems, Inc., quarterly report (10-Q) · quarterly report (10-Q)"
+    assert f"{filing} · Q3 fiscal 2023 (as of 2023-07-01)" in listing  # cover and first pages
+    assert pdfs.PAPER_TITLE in listing  # a paper: its title, no kind, no period
 
 
 def test_non_pdf_attachment_is_refused_by_name_without_download(tmp_path):

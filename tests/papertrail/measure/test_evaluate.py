@@ -195,3 +195,22 @@ def test_llm_mode_without_any_server_says_what_to_set(tmp_path, monkeypatch):
         assert "PAPERTRAIL_LLM_BASE_URL" in e.message and "GROQ_API_KEY" in e.message
     else:
         raise AssertionError("no error")
+
+
+def test_opaque_names_ingest_neutral_names_and_score_against_the_real_ones(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERTRAIL_EVAL_DIR", str(tmp_path / "cache"))
+    data, _ = write_set(tmp_path)
+    out = tmp_path / "out.json"
+    pt = pipeline(tmp_path)
+    run_eval(args(data, out, opaque_names=True), Settings(), pipeline=pt)
+    channel = json.loads(out.read_text())["items"][2]
+    assert channel["doc_rank"] == 1 and channel["top"][0]["doc"] == "paper.pdf"  # mapped back
+    stored = {d.name for ch in ("docs", "paper") for d in _documents(pt, tmp_path, ch)}
+    assert stored == {"document-01.pdf", "document-02.pdf"}  # what the pipeline saw
+
+
+def _documents(pt, tmp_path, name):
+    from papertrail.measure.channels import channel_of
+
+    doc = tmp_path / ("docs" if name == "docs" else "paper.pdf")
+    return pt.store.documents(channel_of(doc.resolve(), opaque=True))

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from papertrail.retrieve.fusion import Weights, diversify, fuse
+from papertrail.domains import KNOWN
+from papertrail.retrieve.fusion import Weights, cover, diversify, fuse
 from papertrail.retrieve.lexical import build, identity_text, top_rows
-from papertrail.retrieve.routing import doc_prior, routed
+from papertrail.retrieve.routing import doc_prior, leaders, wanted
 from papertrail.text import words
-from papertrail.types import Chunk, Rect
+from papertrail.text.identity import identify
+from papertrail.text.periods import asked
+from papertrail.types import Chunk, Document, Hit, Rect
 
 
 def chunk(doc: str, i: int, page: int, text: str, name: str = "a.pdf") -> Chunk:
@@ -36,7 +39,8 @@ def index_of(keys, old=None, fetched=None):
             fetched.append(doc_id[0])
         return DOCS[doc_id[0]]
 
-    return build(fetch, NAMES, tuple((k * 64, 1.0) for k in keys), old)
+    docs = {d: Document("C", d, name, 1, 1) for d, name in NAMES.items()}  # no stored identity
+    return build(fetch, docs, tuple((k * 64, 1.0) for k in keys), old, KNOWN)
 
 
 def test_a_page_scores_its_chunks_words_together():
@@ -62,7 +66,8 @@ def test_adding_a_document_tokenises_only_that_document():
 
 
 def test_identity_text_splits_the_file_name_and_reads_the_cover():
-    text = identity_text("MGMRESORTS_2023Q2_10Q.pdf", DOCS["b"])
+    name = "MGMRESORTS_2023Q2_10Q.pdf"
+    text = identity_text(name, identify(name, DOCS["b"]), DOCS["b"])
     assert text.startswith("MGMRESORTS 2023 Q 2 10 Q\n") and "GLOBEX INC" in text
 
 
@@ -70,13 +75,13 @@ def test_routing_prefers_the_document_that_names_the_issuer_and_period():
     index = index_of("ab")
     allowed = {"a" * 64, "b" * 64}
     terms = words.terms("What was Acme's accounts payable in FY2019?")
-    prior = doc_prior(index, "", terms, index.page_scores(terms), [], allowed)
+    none = asked("")
+    prior = doc_prior(index, none, terms, index.page_scores(terms), [], allowed)
     assert prior["a" * 64] == 1.0 and prior["b" * 64] < 0.5
     terms = words.terms("Which regions does Globex report for Q2 2023?")
-    prior = doc_prior(index, "", terms, index.page_scores(terms), [], allowed)
+    prior = doc_prior(index, none, terms, index.page_scores(terms), [], allowed)
     assert prior["b" * 64] == 1.0 and prior["a" * 64] < 0.5
-    assert routed(prior, allowed) == allowed  # fewer documents than ROUTED
-    assert doc_prior(index, "", terms, index.page_scores(terms), [], {"a" * 64}) == {}
+    assert doc_prior(index, none, terms, index.page_scores(terms), [], {"a" * 64}) == {}
 
 
 def test_top_rows_best_first_positive_only():
@@ -90,16 +95,16 @@ def test_page_score_and_prior_lift_a_chunk_and_diversify_caps_a_page():
     a, b, c = DOCS["a"][1], DOCS["a"][2], DOCS["a"][3]
     dense = [(c, 0.9), (a, 0.5), (b, 0.4)]
     plain = fuse(dense, [], Weights(page=0.0))
-    assert plain[0]["chunk"] == c
+    assert plain[0].chunk == c and isinstance(plain[0], Hit)
     paged = fuse(dense, [], Weights(page=1.0), page_of=lambda ch: 1.0 if ch.page == 2 else 0.0)
-    assert [r["chunk"] for r in paged][:2] == [a, b]
+    assert [r.chunk for r in paged][:2] == [a, b]
     other = DOCS["b"][1]
     three = [(c, 0.9), (other, 0.8), (a, 0.1)]
-    assert fuse(three, [], Weights(page=0.0))[0]["chunk"] == c
+    assert fuse(three, [], Weights(page=0.0))[0].chunk == c
     prior = fuse(three, [], Weights(page=0.0), prior={other.doc_id: 1.0})
-    assert prior[0]["chunk"] == other  # 0.6 * 7/8 * 1.5 > 0.6
-    rows = [{"chunk": ch} for ch in (a, b, c)]
-    assert [r["chunk"] for r in diversify(rows, 1)] == [a, c, b]
+    assert prior[0].chunk == other  # 0.6 * 7/8 * 1.5 > 0.6
+    rows = [Hit(ch, 1.0) for ch in (a, b, c)]
+    assert [r.chunk for r in diversify(rows, 1)] == [a, c, b]
     assert diversify(rows, 0) == rows
 
 
@@ -109,7 +114,69 @@ def test_routing_prefers_the_filing_of_the_period_asked():
     NAMES.update({"c" * 64: "ACME_2021_10K.pdf", "d" * 64: "ACME_2019_10K.pdf"})
     index = index_of("cd")
     allowed = {"c" * 64, "d" * 64}
-    question = "What was Acme's revenue in FY2019?"
+    question = asked("What was Acme's revenue in FY2019?")
     terms = words.terms("What was Acme's revenue?")  # the years alone tell them apart
     prior = doc_prior(index, question, terms, index.page_scores(terms), [], allowed)
     assert prior["d" * 64] == 1.0 and prior["c" * 64] < 1.0
+
+
+def test_cover_brings_each_wanted_document_into_the_top_k():
+    a1, a2, a3 = (Hit(DOCS["a"][i], 3.0 - i) for i in range(3))
+    b1 = Hit(DOCS["b"][1], 0.5)
+    ranked = [a1, a2, a3, b1]
+    covered = cover(ranked, ["b" * 64], 3)
+    assert covered[:3] == [a1, a2, b1] and covered[3] == a3  # a's last passage gives way
+    assert cover(ranked, ["a" * 64], 3) == ranked  # already shown: nothing moves
+    assert cover(ranked, ["z" * 64], 3) == ranked  # no passage of it: nothing to show
+    # every shown document is wanted: a third wanted one cannot push either out
+    assert cover([a1, b1, a2], ["a" * 64, "b" * 64], 2) == [a1, b1, a2]
+
+
+def test_a_question_naming_two_quarters_wants_a_document_of_each():
+    DOCS["q1"] = [chunk("e", 0, 1, "Q1 2023 Globex Earnings Call", "call-a.pdf")]
+    DOCS["q2"] = [chunk("f", 0, 1, "Q2 2023 Globex Earnings Call", "call-b.pdf")]
+    NAMES.update({"e" * 64: "call-a.pdf", "f" * 64: "call-b.pdf"})
+    DOCS["e"], DOCS["f"] = DOCS.pop("q1"), DOCS.pop("q2")
+    index = index_of("ef")
+    allowed = {"e" * 64, "f" * 64}
+    question = asked("Across Q1 and Q2 2023, how did Globex revenue change?")
+    terms = words.terms("how did Globex revenue change")
+    prior = doc_prior(index, question, terms, index.page_scores(terms), [], allowed)
+    assert set(wanted(index, question, prior, [])) == allowed
+    one = asked("What did Globex say in Q2 2023?")
+    prior = doc_prior(index, one, terms, index.page_scores(terms), [], allowed)
+    assert wanted(index, one, prior, []) == ["f" * 64]
+    latest = asked("What did Globex say in its most recent call?")
+    prior = doc_prior(index, latest, terms, index.page_scores(terms), [], allowed)
+    assert prior["f" * 64] == 1.0 and prior["e" * 64] < 1.0
+
+
+def test_a_wrong_routing_favourite_never_hides_the_document_dense_search_finds():
+    """A fake prior sure of the wrong document, dense search right: the right document
+    still reaches the top k, so hybrid doc_hit@k is never below a single ranking's."""
+    index = index_of("ab")
+    right, wrong = DOCS["b"][1], DOCS["a"]
+    dense = [(right, 0.9), (wrong[1], 0.5), (wrong[2], 0.4)]
+    prior = {"a" * 64: 1.0, "b" * 64: 0.0}  # routing's favourite: the wrong document
+    weights = Weights(page=0.0, doc_weight=5.0)
+    lexical = [(c, 3.0 - i) for i, c in enumerate(wrong)]  # BM25 is wrong too
+    fused = diversify(fuse(dense, lexical, weights, prior=prior), 0)
+    assert right not in [h.chunk for h in fused[:3]]  # the premise: the prior buried it
+    must = wanted(index, asked(""), prior, [dense[0][0].doc_id, lexical[0][0].doc_id])
+    assert right in [h.chunk for h in cover(fused, must, 3)[:3]]
+
+
+def test_leaders_are_each_rankings_first_and_near_tied_documents():
+    a, b, d = DOCS["a"][0], DOCS["b"][0], DOCS["b"][1]
+    dense = [(a, 0.50), (d, 0.47), (b, 0.46)]  # b's document is within 10 % of a's
+    lexical = [(b, 9.0), (a, 4.0)]  # a's document is far behind
+    assert leaders([dense, lexical]) == ["a" * 64, "b" * 64]
+    assert leaders([[(a, 0.5), (b, 0.2)]]) == ["a" * 64]  # not close: the first only
+    assert leaders([[], lexical], n=1) == ["b" * 64]
+
+
+def test_cover_keeps_the_order_diversify_made():
+    a1, a2, a3 = (Hit(DOCS["a"][i], 3.0 - i) for i in range(3))
+    b1 = Hit(DOCS["b"][1], 0.5)
+    capped = [a1, a3, a2, b1]  # a2 shares a1's page: diversify put it after a3
+    assert cover(capped, ["b" * 64], 2) == [a1, b1, a3, a2]

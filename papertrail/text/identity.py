@@ -1,0 +1,118 @@
+"""What a document is, from its opening text: title, period, and what a domain adds.
+
+``opening`` reads a document's first pages (the cover page of a filing, the
+title block of a paper or a manual); ``identify`` turns that into an
+``Identity``: a title (the first line of real text), the period it covers
+(``periods``), and what the first ``Domain`` that recognises it adds (kind,
+issuer, aliases such as a trading symbol). The file name is only a fallback
+for the period (a user's file names follow no convention). It leaves out
+PDF metadata fields, which are mostly empty or the producing program's name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from papertrail.protocols import Domain
+from papertrail.text import periods
+from papertrail.types import Chunk, Identity
+
+OPENING_CHARS = 4000  # opening characters of a document read as its self-description
+OPENING_PAGES = 2  # ... taken from at most this many first pages
+BODY_PAGES = 15  # pages a quarterly report's fiscal quarter is looked for in
+TITLE_CHARS = 120
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+
+
+def _lines(c: Chunk) -> str:
+    """A chunk's text with its line breaks back (``Chunk.lines``: where each line starts)."""
+    if not c.lines:
+        return c.text
+    ends = [*c.lines[1:], len(c.text)]
+    return "\n".join(c.text[a:b].strip() for a, b in zip(c.lines, ends, strict=True))
+
+
+def opening(chunks: Sequence[Chunk]) -> str:
+    """The text of a document's first pages (up to ``OPENING_CHARS``), line by line."""
+    pages = sorted({c.page for c in chunks})[:OPENING_PAGES]
+    parts, size = [], 0
+    for c in chunks:
+        if c.page in pages and size < OPENING_CHARS:
+            parts.append(_lines(c))
+            size += len(c.text)
+    return "\n".join(parts)[:OPENING_CHARS]
+
+
+def title(text: str) -> str:
+    """The first line with words in it, joined with the next when either is short."""
+    lines = [line.strip() for line in text.splitlines()]
+    lines = [line for line in lines if len(_LETTERS.findall(line)) >= 1]
+    if not lines:
+        return ""
+    out = lines[0]
+    if len(lines) > 1:  # a title set over two lines, or with a short tail
+        line = lines[1]
+        if len(out) < 30 and len(line) <= 60 or len(line) <= 24 and len(out) < 80:
+            out = f"{out} {line}"
+    return out[:TITLE_CHARS].strip()
+
+
+def identify(name: str, chunks: Sequence[Chunk], domains: Sequence[Domain] = ()) -> Identity:
+    """The identity of the document ``name`` made of ``chunks`` (in order)."""
+    text = opening(chunks)
+    found: dict[str, object] = {"title": title(text)}
+    for domain in domains:
+        extra = domain.recognise(text)
+        if extra is not None:
+            found |= {k: v for k, v in extra.items() if v} | {"domain": domain.name}
+            break
+    pages = sorted({c.page for c in chunks})[:BODY_PAGES]
+    body = " ".join(c.text for c in chunks if c.page in pages)
+    c = periods.covered(name, text, body)
+    return Identity(
+        title=str(found.get("title", "")),
+        issuer=str(found.get("issuer", "")),
+        kind=str(found.get("kind", "")),
+        domain=str(found.get("domain", "")),
+        fiscal_year=c.fiscal.year,
+        fiscal_quarter=c.fiscal.quarter,
+        calendar_year=c.calendar.year,
+        calendar_quarter=c.calendar.quarter,
+        end=c.end,
+        period=periods.shown(c),
+        aliases=tuple(str(a) for a in found.get("aliases", ()) or ()),  # type: ignore[union-attr]
+    )
+
+
+def covered(identity: Identity) -> periods.Covered:
+    """The period an identity records, for ``periods.match``."""
+    return periods.of_fields(
+        identity.fiscal_year,
+        identity.fiscal_quarter,
+        identity.calendar_year,
+        identity.calendar_quarter,
+        identity.end,
+    )
+
+
+def words(name: str, identity: Identity) -> str:
+    """Everything an identity says, as text for BM25: names, kind, period, file name words."""
+    stem = name.rsplit(".", 1)[0]
+    parts = [" ".join(re.findall(r"[^\W\d_]+|\d+", stem)), identity.title, identity.issuer]
+    parts += [identity.kind, identity.period, *identity.aliases]
+    return "\n".join(p for p in parts if p)
+
+
+def in_context(chunk: Chunk, identity: Identity) -> str:
+    """What is embedded for ``chunk`` in contextual mode: the document's title and the
+    chunk's section heading, then its text (the stored text and boxes stay exact)."""
+    head = [identity.title, chunk.section]
+    head = [h for h in dict.fromkeys(head) if h and not chunk.text.startswith(h)]
+    return "\n".join([*head, chunk.text])
+
+
+def passages(chunks: Sequence[Chunk], identity: Identity | None) -> list[str]:
+    """The texts embedded for ``chunks``: in the context of ``identity`` (``in_context``),
+    or as stored when it is None."""
+    return [c.text if identity is None else in_context(c, identity) for c in chunks]

@@ -1,0 +1,85 @@
+"""identity: a document's title, kind, issuer, period and aliases from its opening pages."""
+
+from __future__ import annotations
+
+from papertrail.domains import KNOWN
+from papertrail.domains.finance.domain import Finance, short_name
+from papertrail.text.identity import identify, in_context, opening, passages, title, words
+from papertrail.types import Chunk, Identity, Rect
+
+COVER_LINES = [
+    "UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
+    "FORM 10-K",
+    "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d)",
+    "For the fiscal year ended December 31, 2019",
+    "Initrode Systems, Inc.",
+    "(Exact name of registrant as specified in its charter)",
+    "Title of each class Trading Symbol(s) Name of each exchange",
+    "Class A Common Stock INIT NYSE",
+    "Indicate by check mark whether the registrant is a well-known seasoned issuer.",
+]
+
+
+def lined(lines: list[str], page: int = 1, index: int = 0) -> Chunk:
+    """A chunk as the chunker makes it: lines joined by spaces, their starts recorded."""
+    starts, text = [], ""
+    for line in lines:
+        starts.append(len(text) + (1 if text else 0))
+        text = f"{text} {line}" if text else line
+    return Chunk(
+        "d" * 64, "scan-0042.pdf", index, page, text, (Rect(0, 0, 1, 1),), "", tuple(starts)
+    )
+
+
+def test_a_filing_cover_gives_issuer_kind_period_and_trading_symbol():
+    found = identify("scan-0042.pdf", [lined(COVER_LINES)], KNOWN)
+    assert found.issuer == "Initrode Systems, Inc." and found.kind == "annual report (10-K)"
+    assert (
+        found.domain == "finance" and found.title == "Initrode Systems, Inc., annual report (10-K)"
+    )
+    assert found.fiscal_year == 2019 and found.end == "2019-12-31"
+    assert found.period == "fiscal 2019 (as of 2019-12-31)"
+    assert set(found.aliases) == {"INIT", "Initrode Systems"}  # not "A" of "Class A", not NYSE
+    assert "INIT" in words("scan-0042.pdf", found) and "scan 0042" in words("scan-0042.pdf", found)
+
+
+def test_an_earnings_release_names_its_issuer_and_symbol():
+    text = [
+        "Globex Reports First-Quarter 2023 Results",
+        "SPRINGFIELD - April 25, 2023 - Globex, Inc. (NASDAQ: GBX) today reported results.",
+    ]
+    found = identify("release.pdf", [lined(text)], KNOWN)
+    assert found.kind == "earnings release" and found.issuer == "Globex, Inc."
+    assert found.aliases[0] == "GBX" and (found.fiscal_year, found.fiscal_quarter) == (2023, 1)
+
+
+def test_a_manual_or_paper_gets_no_domain():
+    text = ["Lattice Attention Networks", "for Sequence Transduction", "Abstract We propose"]
+    found = identify("paper.pdf", [lined(text)], KNOWN)
+    assert found.title == "Lattice Attention Networks for Sequence Transduction"
+    assert found.domain == "" and found.kind == "" and found.period == ""
+    assert Finance().recognise("Owner's manual. See form 10-K of the parent company.") is None
+
+
+def test_opening_restores_line_breaks_and_keeps_to_the_first_pages():
+    chunks = [lined(["Title", "line two"]), lined(["later page"], page=3, index=1)]
+    chunks.insert(1, lined(["second page"], page=2, index=2))
+    assert opening(chunks) == "Title\nline two\nsecond page"
+    assert title("\n\n---\nA Guide\nto Fridges\nChapter 1 is long enough to stand apart") == (
+        "A Guide to Fridges"
+    )
+    assert short_name("WALMART INC.") == "WALMART" and short_name("Foo Holdings") == "Foo Holdings"
+
+
+def test_contextual_passages_carry_title_and_heading_and_plain_ones_do_not():
+    about = identify("scan-0042.pdf", [lined(COVER_LINES)], KNOWN)
+    part = Chunk(
+        "d" * 64, "x.pdf", 3, 4, "Net revenue was 12 million.", (), "Results of Operations"
+    )
+    title = "Initrode Systems, Inc., annual report (10-K)"
+    assert passages([part], about) == [f"{title}\nResults of Operations\n{part.text}"]
+    assert passages([part], None) == ["Net revenue was 12 million."]
+    titled = Chunk(
+        "d" * 64, "x.pdf", 0, 1, "Results of Operations: revenue", (), "Results of Operations"
+    )
+    assert in_context(titled, Identity()) == titled.text  # a heading it starts with is not repeated

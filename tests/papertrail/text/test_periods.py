@@ -1,0 +1,93 @@
+"""periods: what a document covers, what a question asks, and how well they meet."""
+
+from __future__ import annotations
+
+from papertrail.text.periods import (
+    CALENDAR,
+    OUTLOOK,
+    Asked,
+    Covered,
+    Period,
+    asked,
+    covered,
+    label,
+    match,
+)
+
+
+def test_a_document_period_from_its_label_its_end_date_else_its_file_name():
+    call = covered("x.pdf", "Q1 2023 Snowflake Inc. Earnings Call\nSAN MATEO May 26, 2022")
+    assert call == Covered(Period(2023, 1), Period(), "2022-05-26")  # labelled: fiscal
+    assert label("Microsoft FY23 Third Quarter Earnings Conference Call") == Period(2023, 3)
+    assert label("Acme Reports 2022 Fourth-Quarter Results") == Period(2022, 4)
+    q = covered("scan.pdf", "FORM 10-Q\nFor the quarterly period ended July 1, 2023")
+    assert q == Covered(Period(), Period(2023, 3), "2023-07-01")  # its calendar quarter
+    year = covered("r.pdf", "ANNUAL REPORT For the fiscal year ended January 31, 2020, or")
+    assert year == Covered(Period(2020), Period(2019), "2020-01-31")  # mostly calendar 2019
+    weeks = covered("r.pdf", "For the fiscal year ended January 1, 2023")
+    assert weeks.fiscal == Period(2022)  # a 52/53-week year ending in early January
+    assert covered("MGMRESORTS_2023Q2_10Q.pdf", "no period here").fiscal == Period(2023, 2)
+    assert covered("ACME_2023Q2_10Q.pdf", "For the quarterly period ended June 30, 2023") == (
+        Covered(Period(2023, 2), Period(2023, 2), "2023-06-30")  # the name: one more signal
+    )
+    assert covered("manual.pdf", "Owner's manual") == Covered()
+
+
+def test_a_quarterly_report_names_its_fiscal_quarter_in_its_text_not_on_its_cover():
+    cover = "FORM 10-Q For the Quarterly Period Ended March 31, 2023"
+    body = (
+        "Revenue in the third quarter of fiscal year 2023 grew. Compared with the third "
+        "quarter of fiscal year 2022, ... Fiscal year 2023 third quarter margins ..."
+    )
+    found = covered("scan-0042.pdf", cover, body)
+    assert found.fiscal == Period(2023, 3) and found.calendar == Period(2023, 1)
+    assert match(found, Period(2023, 3)) == 1.0  # "Q3 FY2023" finds it by its fiscal name
+    annual = covered("r.pdf", "FORM 10-K For the fiscal year ended June 30, 2023", body)
+    assert annual.fiscal == Period(2023)  # an annual report's quarters are not its period
+
+
+def test_asked_periods_quarters_one_by_one_years_the_latest():
+    assert asked("What is the FY2018 - FY2020 average capex?") == Asked((Period(2020),))
+    assert asked("As of FY2023Q1, why was guidance raised?") == Asked((Period(2023, 1),))
+    assert asked("How much did product revenue grow in Q1 Fiscal 2023?").periods == (
+        Period(2023, 1),
+    )
+    assert asked("Across Q1 and Q2 2023, what share of services?").periods == (
+        Period(2023, 1),
+        Period(2023, 2),
+    )
+    assert asked("the cash position between Q3 2021 and Q3 2023").periods == (
+        Period(2021, 3),
+        Period(2023, 3),
+    )
+    assert asked("third quarter of fiscal 2023 margin").periods == (Period(2023, 3),)
+    assert asked("In 2021, how did the Q3 backlog affect growth?").periods == (Period(2021, 3),)
+    assert asked("Q3 backlog in 2021 vs 2022").periods == (Period(2022),)  # which Q3: unsaid
+    assert asked("Is the quick ratio healthy for FY22?") == Asked((Period(2022),))
+    assert asked("Revenue was $2019 million") == Asked()  # an amount, not a year
+    assert asked("Who is the chief executive?") == Asked() and not asked("Who?")
+
+
+def test_asked_latest_documents():
+    assert asked("How fast is revenue growing? Prioritize the most recent document").latest == 1
+    assert asked("Compare the last three quarters").latest == 3
+    assert asked("What changed over the past 2 years?").latest == 2
+    assert asked("What is the latest guidance?").latest == 1
+
+
+def test_a_report_serves_its_period_and_earlier_ones():
+    q = Period(2020)
+    assert match(Covered(Period(2020)), q) == 1.0
+    assert match(Covered(Period(2021)), q) == 0.5  # comparative figures
+    assert match(Covered(Period(2019)), q) == OUTLOOK  # only guidance for the next year
+    assert match(Covered(Period(2018)), q) == 0.0
+    assert match(Covered(Period(2023, 2)), Period(2023, 2)) == 1.0
+    assert match(Covered(Period(2023, 1)), Period(2023, 2)) == 0.0
+    assert match(Covered(), q) == 0.0 and match(Covered(Period(2020)), Period()) == 0.0
+
+
+def test_a_calendar_name_matches_a_little_less_than_the_issuers_label():
+    q10 = Covered(Period(), Period(2023, 3), "2023-07-01")  # quarter ended July 1
+    assert match(q10, Period(2023, 3)) == CALENDAR
+    jan = Covered(Period(2020), Period(2019), "2020-01-31")
+    assert match(jan, Period(2019)) == CALENDAR and match(jan, Period(2020)) == 1.0
