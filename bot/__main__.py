@@ -174,6 +174,20 @@ def platform_error(exc: BaseException) -> PaperTrailError | None:
             "copy the Bot User OAuth Token again.",
             code="config",
         )
+    if kind in ("urllib.error.URLError", "socket.timeout", "builtins.TimeoutError"):
+        # slack_sdk's auth.test at start-up: no network, a proxy, or a wrong SLACK_API_URL
+        reason = getattr(exc, "reason", None) or text or type(exc).__name__
+        return PaperTrailError(
+            f"PaperTrail could not reach Slack ({reason}): check the network connection "
+            "(and SLACK_API_URL if set), then start it again.",
+            code="config",
+        )
+    if kind.startswith("aiohttp.client_exceptions.ClientConnector"):
+        return PaperTrailError(
+            f"PaperTrail could not reach Discord ({text}): check the network connection "
+            "(and DISCORD_API_URL if set), then start it again.",
+            code="config",
+        )
     if kind == "discord.errors.LoginFailure":
         return PaperTrailError(
             "Discord rejected DISCORD_TOKEN: reset the token (developer portal > Bot > "
