@@ -123,7 +123,7 @@ def main(
 
 
 def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
-    from bot.wiring import discord_options, slack_options
+    from bot.wiring import discord_jobs, discord_options, slack_options
 
     if args.mode == "slack":
         from adapters.slack.app import build_slack_app, run_http, run_socket_mode
@@ -151,6 +151,7 @@ def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
             service,
             api_url=cfg.discord_api_url or None,
             gateway_url=cfg.discord_gateway_url or None,
+            jobs=discord_jobs(cfg, coord),
             **discord_options(cfg),
         )
         return 0

@@ -8,15 +8,19 @@ text without the mention, its attachments, then PDFs of the message it
 replies to, then PDFs from recent history (the fallback for files shared
 before the bot). Any other message with a PDF is indexed on drop, and a
 deleted message's PDFs are forgotten (``discord_library.py``).
-``ChatService`` runs in a worker thread (``asyncio.to_thread``) so heartbeats
-and other channels keep flowing while a PDF is indexed. Slash commands
-(``discord_slash.py``) take the same path through ``serve``. Replies are
-``discord_reply.py``/``discord_format.py``. Left out: sharding.
+Questions and drops become plain-data jobs (``jobs.py``); with a job queue
+(Redis stream, or the local journal) they are queued before any work starts
+and run from the queue, so a surviving or restarted process finishes them.
+``ChatService`` runs off the loop (``off_loop``) so heartbeats and other
+channels keep flowing while a PDF is indexed. Slash commands (``slash.py``)
+are answered directly through ``serve``. Replies are ``reply.py``/``format.py``;
+sharding is ``shards.py``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 from collections import OrderedDict
@@ -28,17 +32,10 @@ import yarl
 
 from adapters.chat.replies import HISTORY_FALLBACK
 from adapters.chat.service import ChatService, Mention, Reply
-from adapters.discord.files import (
-    attachment,
-    download,
-    history_pdfs,
-    message_pdfs,
-    pdfs,
-    post_key,
-    referenced_message,
-)
+from adapters.discord.files import download, pdfs, referenced_message
 from adapters.discord.format import render_reply
-from adapters.discord.library import forget_deleted, index_drop, library, may_manage
+from adapters.discord.jobs import drop_job, job_runner, mention_of, question_job, run_job
+from adapters.discord.library import forget_deleted
 from adapters.discord.reply import (
     NO_MENTIONS,
     InteractionSink,
@@ -92,6 +89,7 @@ def build_client(
     progress_interval: float = PROGRESS_INTERVAL,
     slash_commands: bool = True,
     sync_commands: bool = True,
+    jobs=None,
     **options,
 ) -> discord.Client:
     """A ``discord.Client`` that answers mentions (and slash commands) with ``service``.
@@ -99,7 +97,10 @@ def build_client(
     ``max_bytes`` caps each download; by default the service's
     ``settings.max_pdf_bytes``. ``slash_commands``/``sync_commands`` register
     /ask, /docs, /forget and /help and upload them to Discord at start-up.
-    ``options`` go to ``discord.Client`` (e.g. ``guild_ready_timeout``).
+    ``jobs`` (a ``bot.redis.jobs.RedisJobs`` or ``adapters.chat.journal.LocalJobs``)
+    makes questions and drops durable: they are queued there and run from there,
+    so a restarted or surviving process finishes them. ``options`` go to
+    ``discord.Client`` (e.g. ``guild_ready_timeout``).
     """
     if max_bytes is None:
         settings = getattr(service, "settings", None)
@@ -116,6 +117,7 @@ def build_client(
         progress_interval=progress_interval,
         slash_commands=slash_commands,
         sync_commands=sync_commands,
+        jobs=jobs,
         **options,
     )
 
@@ -144,6 +146,7 @@ class PaperTrailClient(discord.Client):
         progress_interval: float,
         slash_commands: bool = True,
         sync_commands: bool = True,
+        jobs=None,
         **options,
     ) -> None:
         options.setdefault("allowed_mentions", NO_MENTIONS)
@@ -156,6 +159,7 @@ class PaperTrailClient(discord.Client):
         self.answers: OrderedDict[int, str] = OrderedDict()  # bot message id -> conversation
         self.sync_commands = sync_commands
         self.tree = add_slash_commands(self) if slash_commands else None
+        self.jobs = jobs  # None: run each question here and now, not durably
 
     async def setup_hook(self) -> None:
         # asyncio.to_thread uses the loop's default executor; the stock one has only
@@ -163,6 +167,8 @@ class PaperTrailClient(discord.Client):
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="papertrail-worker")
         )
+        if self.jobs is not None:  # logged in: REST works, so taken-over jobs can run
+            self.jobs.start(job_runner(self, asyncio.get_running_loop()))
         if self.tree is not None and self.sync_commands:
             try:
                 await self.tree.sync()  # global commands; Discord may take a while to show them
@@ -183,9 +189,31 @@ class PaperTrailClient(discord.Client):
         )
         if self.addressed(message) or follows:
             thread = thread or f"discord:question:{message.id}"
-            await self.serve(self._mention_from(message, thread), MessageSink(message), thread)
+            try:
+                job = await self._question(message, thread)
+            except Exception:
+                log.exception("could not read the question")
+                await self.serve(_failed(), MessageSink(message), thread)
+                return
+            await self.submit(job)
         elif pdfs(message):
-            await index_drop(self, message)
+            await self.submit(drop_job(message))
+
+    async def submit(self, job: dict) -> None:
+        """Run ``job`` now, or queue it durably when jobs are configured."""
+        if self.jobs is None:
+            await run_job(self, job)
+        else:  # journal/stream I/O off the loop; the job comes back through job_runner
+            await self.off_loop(functools.partial(self.jobs.put, job, take=True))
+
+    async def off_loop(self, fn, *args):
+        """``fn(*args)`` in a worker thread: the event loop (gateway heartbeats) goes on."""
+        return await asyncio.to_thread(fn, *args)
+
+    async def close(self) -> None:
+        await super().close()
+        if self.jobs is not None:  # unfinished jobs stay queued for the next process
+            await asyncio.to_thread(self.jobs.close)
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         # raw: fires for messages shared before this process started too (uncached)
@@ -195,13 +223,14 @@ class PaperTrailClient(discord.Client):
         for message_id in payload.message_ids:  # a moderator's purge
             await forget_deleted(self, message_id)
 
-    async def _mention_from(self, message: discord.Message, thread: str) -> Mention:
+    async def _question(self, message: discord.Message, thread: str) -> dict:
         text = re.sub(rf"<@!?{self.user.id}>", " ", message.content)
         referenced = await referenced_message(message)
-        return await self.mention_for(
+        return await question_job(
+            self,
             message.channel,
             text,
-            message.attachments,
+            list(message.attachments),
             before=message,
             referenced=referenced,
             user=message.author,
@@ -254,7 +283,7 @@ class PaperTrailClient(discord.Client):
         loop = asyncio.get_running_loop()
         progress = ProgressMessage(sink.progress, loop, self.progress_interval)
         try:
-            return await asyncio.to_thread(self.service.handle, mention, progress)
+            return await self.off_loop(self.service.handle, mention, progress)
         except PaperTrailError as e:
             return Reply(kind="error", text=e.message)
         except Exception:
@@ -269,30 +298,13 @@ class PaperTrailClient(discord.Client):
         text: str,
         own: Sequence[discord.Attachment],
         *,
-        before: discord.Message | None = None,
-        referenced: discord.Message | None = None,
         user: discord.abc.User | None = None,
         thread: str = "",
     ) -> Mention:
-        """The question with its files: ``own`` first, then the referenced message's PDFs,
-        then PDFs from the channel's recent history (newest first), each once."""
-        owner = str(user.id) if user is not None else ""
-        post = post_key(before.id) if before is not None else ""
-        found = [attachment(a, "message", self.max_bytes, owner=owner, post=post) for a in own]
-        if referenced is not None:
-            found += message_pdfs(referenced, "thread", self.max_bytes)
-        found += await history_pdfs(channel, before, self.history_limit, self.max_bytes)
-        unique, seen = [], set()
-        for att in found:
-            if att.key not in seen:
-                seen.add(att.key)
-                unique.append(att)
-        admin = may_manage(channel, user)
-        return Mention(
-            channel=library(channel),
-            text=" ".join(text.split()),
-            attachments=tuple(unique),
-            user=owner,
-            thread=thread,
-            admin=lambda: admin,
-        )
+        """A slash command's question with its files (own first, then recent history)."""
+        job = await question_job(self, channel, text, list(own), user=user, thread=thread)
+        return mention_of(job, self.max_bytes)
+
+
+async def _failed() -> Mention:
+    raise RuntimeError("the question could not be read")

@@ -11,13 +11,12 @@ Routing messages is ``discord_bot.py``'s job.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING
 
 import discord
 
-from adapters.discord.files import attachment, pdfs, post_key
+from adapters.discord.files import post_key
 from adapters.discord.format import render_reply
 from adapters.discord.reply import MessageSink
 
@@ -47,14 +46,13 @@ def may_manage(channel: discord.abc.Messageable, user: discord.abc.User | None) 
         return False
 
 
-async def index_drop(client: PaperTrailClient, message: discord.Message) -> None:
-    """Index the PDFs of a message that did not address the bot."""
-    owner, post = str(message.author.id), post_key(message.id)
-    found = [
-        attachment(a, "message", client.max_bytes, owner=owner, post=post) for a in pdfs(message)
-    ]
+async def index_drop(
+    client: PaperTrailClient, message: discord.PartialMessage, found: list, where: str
+) -> None:
+    """Index ``found`` (the PDFs of ``message``, which did not address the bot) into
+    the library ``where``: ⏳, then ✅, or ❌ and a reply naming the problem."""
     await _react(message, INDEXING)
-    reply = await asyncio.to_thread(client.service.index_shared, library(message.channel), found)
+    reply = await client.off_loop(client.service.index_shared, where, found)
     await _react(message, INDEXING, client.user)
     if reply.kind != "error":
         await _react(message, INDEXED)
@@ -68,7 +66,7 @@ async def index_drop(client: PaperTrailClient, message: discord.Message) -> None
 
 
 async def forget_deleted(client: PaperTrailClient, message_id: int) -> None:
-    gone = await asyncio.to_thread(client.service.forget_post, post_key(message_id))
+    gone = await client.off_loop(client.service.forget_post, post_key(message_id))
     if gone:
         log.info("message %s deleted: forgot %s", message_id, ", ".join(d.name for d in gone))
 
