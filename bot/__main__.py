@@ -23,6 +23,7 @@ from typing import TextIO
 from bot.config import BotConfig, load_config, require, slack_mode
 from bot.health import health_payload, serve_health
 from bot.logs import redact, setup_logging
+from papertrail.envvars import dotenv_file
 from papertrail.errors import PaperTrailError
 from papertrail.offline import offline_env
 
@@ -42,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--env-file", default=".env", help="file of VAR=value lines read under the environment"
+        "--env-file", help="file of VAR=value lines read under the environment (default: .env)"
     )
     sub = parser.add_subparsers(dest="mode", required=True, metavar="{slack,discord,local}")
     port_help = "port to listen on: Slack HTTP events, or /healthz for the other processes"
@@ -75,7 +76,7 @@ def main(
     """Run one process; returns its exit code. ``pipeline`` lets tests skip the model."""
     args = build_parser().parse_args(argv)
     try:
-        cfg = load_config(env, dotenv_path=args.env_file)
+        cfg = load_config(env, dotenv_path=dotenv_file(args.env_file))
         if args.port is not None:
             cfg = cfg.replace(port=args.port, health_port=args.port)
         require(cfg, args.mode)

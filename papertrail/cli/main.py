@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from papertrail.cli.progress import ProgressBar
-from papertrail.envvars import environment
+from papertrail.envvars import dotenv_file, environment
 from papertrail.errors import PaperTrailError
 from papertrail.offline import offline_env
 from papertrail.settings import Settings
@@ -51,8 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--env-file",
-        default=".env",
-        help="file of VAR=value lines read under the environment (default: .env)",
+        help="file of VAR=value lines read under the environment (default: .env, if present)",
     )
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -157,8 +156,9 @@ def main(argv: list[str] | None = None, *, pipeline=None) -> int:
     args = build_parser().parse_args(argv)
     env: Mapping[str, str] = os.environ  # until .env is read
     try:
-        env = environment(dotenv_path=args.env_file)
+        env = environment(dotenv_path=dotenv_file(args.env_file))
         settings = Settings.from_env(env)
+        check_args(args)  # before any model loads or any PDF is read
         return _dispatch(args, settings, pipeline)
     except PaperTrailError as e:
         print(f"papertrail: {e.message}", file=sys.stderr)
@@ -176,6 +176,31 @@ def main(argv: list[str] | None = None, *, pipeline=None) -> int:
             file=sys.stderr,
         )
         return EXIT_BUG
+
+
+def check_args(args) -> None:
+    """Refuse a command line that cannot work, in milliseconds: unreadable PDFs, an
+    empty question, counts below one."""
+    paths = [args.pdf] if args.command == "ask" else []
+    paths += list(getattr(args, "pdfs", None) or []) if args.command == "ingest" else []
+    for path in paths:
+        if not path.is_file():
+            what = "a folder, not a PDF" if path.is_dir() else "no such file"
+            raise PaperTrailError(f"Cannot read {path}: {what}.", code="io")
+        if not os.access(path, os.R_OK):
+            raise PaperTrailError(f"Cannot read {path}: permission denied.", code="io")
+    if args.command == "ask" and not " ".join(args.question).strip():
+        raise PaperTrailError("Ask a question about your PDF: the question is empty.", code="usage")
+    if args.command == "check" and not args.folder.is_dir():
+        raise PaperTrailError(f"{args.folder} is not a folder.", code="io")
+    for name in ("limit", "queries", "repeat", "copies", "chunk_size"):
+        value = getattr(args, name, None)
+        if value is not None and value < 1:
+            option = "--" + name.replace("_", "-")
+            raise PaperTrailError(f"{option} must be at least 1 (got {value}).", code="usage")
+    timeout = getattr(args, "timeout", None)
+    if timeout is not None and timeout <= 0:
+        raise PaperTrailError(f"--timeout must be more than 0 s (got {timeout:g}).", code="usage")
 
 
 def _dispatch(args, settings: Settings, pipeline=None) -> int:

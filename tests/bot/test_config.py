@@ -237,7 +237,7 @@ def test_a_revoked_slack_token_is_one_line_and_exit_2(tmp_path, capsys):
     try:
         with FakeSlack() as fake:  # answers invalid_auth to any other token
             code = main(
-                ["--env-file", str(tmp_path / "none.env"), "slack", "--port", "0"],
+                ["--env-file", os.devnull, "slack", "--port", "0"],
                 env={
                     "SLACK_BOT_TOKEN": "xoxb-revoked-0000000000-token",
                     "SLACK_SIGNING_SECRET": SIGNING,
