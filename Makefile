@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 
-.PHONY: setup services test demo lint format clean
+.PHONY: setup services test demo web lint format clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -28,6 +28,13 @@ services:
 	    echo "make test needs redis-server (package redis-server): sudo apt-get install -y redis-server, or brew install redis on macOS" >&2; \
 	    exit 1; \
 	  fi; }
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+	  else \
+	    echo "make test needs chromium and chromedriver (packages chromium, chromium-driver) for the web page test" >&2; \
+	    exit 1; \
+	  fi; }
 
 test: setup services
 	$(BIN)/ruff check .
@@ -36,6 +43,10 @@ test: setup services
 
 demo: setup
 	$(BIN)/papertrail demo
+
+# the web channel on http://127.0.0.1:8000/ (offline, no tokens)
+web: setup
+	$(BIN)/python -m bot web
 
 lint: setup
 	$(BIN)/ruff check --fix .

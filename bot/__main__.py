@@ -1,4 +1,4 @@
-"""``python -m bot slack|discord|local``: start one PaperTrail process.
+"""``python -m bot slack|discord|local|web``: start one PaperTrail process.
 
 Loads the configuration (environment over ``.env``), checks what the mode
 needs, sets up redacted logging, builds the shared ``ChatService`` and runs
@@ -39,13 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
         "with verified citations.",
         epilog="Configuration comes from the environment and .env (see .env.example).\n"
         "Try it without tokens:\n"
-        '  python -m bot local --pdf report.pdf --ask "What is the warranty period?"',
+        '  python -m bot local --pdf report.pdf --ask "What is the warranty period?"\n'
+        "  python -m bot web      # then open http://127.0.0.1:8000/",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--env-file", help="file of VAR=value lines read under the environment (default: .env)"
     )
-    sub = parser.add_subparsers(dest="mode", required=True, metavar="{slack,discord,local}")
+    sub = parser.add_subparsers(dest="mode", required=True, metavar="{slack,discord,local,web}")
     port_help = "port to listen on: Slack HTTP events, or /healthz for the other processes"
     slack = sub.add_parser(
         "slack",
@@ -62,6 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     local.add_argument("--out", default="out", help="folder for snippet PNGs (default ./out)")
     local.add_argument("--channel", default="local:console", help="channel id for the index")
+    web = sub.add_parser("web", help="web page channel in a browser, no tokens needed")
+    web.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this computer only)",
+    )
+    web.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     return parser
 
 
@@ -77,14 +85,14 @@ def main(
     args = build_parser().parse_args(argv)
     try:
         cfg = load_config(env, dotenv_path=dotenv_file(args.env_file))
-        if args.port is not None:
+        if args.port is not None and args.mode != "web":
             cfg = cfg.replace(port=args.port, health_port=args.port)
         require(cfg, args.mode)
     except PaperTrailError as exc:
         return _fail(exc)
 
     offline_env()
-    default_level = "WARNING" if args.mode == "local" else "INFO"
+    default_level = "WARNING" if args.mode in ("local", "web") else "INFO"
     setup_logging(cfg.log_level or default_level, cfg.secrets())
     previous = _on_sigterm_interrupt()
     service = health = coord = None
@@ -94,8 +102,12 @@ def main(
         log.info("starting %s; %s", args.mode, describe_service(cfg))
         coord = open_coordination(cfg)  # None unless REDIS_URL: several workers
         service = build_service(cfg, pipeline, coord)
-        if cfg.health_port and not (args.mode == "slack" and slack_mode(cfg) == "http"):
-            # Slack HTTP mode serves /healthz on its own server, on the same port
+        if (
+            cfg.health_port
+            and args.mode != "web"
+            and not (args.mode == "slack" and slack_mode(cfg) == "http")
+        ):
+            # Slack HTTP mode and the web channel serve /healthz on their own server
             health = serve_health(cfg.health_port, lambda: health_payload(service, mode=args.mode))
         return _run(args, cfg, service, coord, stdin=stdin, stdout=stdout)
     except PaperTrailError as exc:
@@ -155,6 +167,11 @@ def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
             jobs=discord_jobs(cfg, coord),
             **discord_options(cfg),
         )
+        return 0
+    if args.mode == "web":
+        from adapters.web.app import run_web
+
+        run_web(service, host=args.host, port=args.port, max_pdf_bytes=cfg.settings.max_pdf_bytes)
         return 0
     from adapters.local import LocalConsole, run_batch, run_interactive
 

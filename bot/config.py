@@ -21,7 +21,7 @@ from papertrail.envvars import env_field, env_fields, environment, read_env
 from papertrail.errors import PaperTrailError
 from papertrail.settings import Settings
 
-MODES = ("slack", "discord", "local")
+MODES = ("slack", "discord", "local", "web")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _DISCORD_TOKEN = re.compile(r"^[\w-]+\.[\w-]+\.[\w-]+$")  # id.timestamp.hmac, base64url parts
 

@@ -1,0 +1,90 @@
+"""Replies and documents as the page's JSON, and the reply images it loads by URL.
+
+Images are kept in memory, per workspace, for the most recent replies only
+(``ImageShelf``): the page shows them inline right after an answer, and a
+reload asks again. An image is served only under the workspace that asked
+for it, so a URL copied into another workspace finds nothing. Wording is not
+made here: texts come from ``adapters/chat/replies.py`` unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import threading
+from collections import OrderedDict
+
+from adapters.chat.replies import Reply
+from papertrail.types import Document
+
+MAX_IMAGES = 400  # images kept across all workspaces (~150 KB each: ~60 MB at most)
+
+
+class ImageShelf:
+    """The last ``capacity`` reply images, each under a random name and its workspace."""
+
+    def __init__(self, capacity: int = MAX_IMAGES) -> None:
+        self.capacity = capacity
+        self._images: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
+        self._guard = threading.Lock()
+
+    def put(self, workspace: str, png: bytes) -> str:
+        name = secrets.token_urlsafe(12)  # unguessable: the URL is the only way to it
+        with self._guard:
+            self._images[name] = (workspace, png)
+            while len(self._images) > self.capacity:
+                self._images.popitem(last=False)
+        return name
+
+    def get(self, workspace: str, name: str) -> bytes | None:
+        with self._guard:
+            found = self._images.get(name)
+        if found is None or found[0] != workspace:
+            return None
+        return found[1]
+
+
+def document_json(doc: Document) -> dict:
+    """Every field the pipeline knows of a document (title, kind and period included
+    when the library has them), as JSON values."""
+    out = {}
+    for f in dataclasses.fields(doc):
+        value = getattr(doc, f.name)
+        if isinstance(value, tuple):
+            value = list(value)
+        if value is None or isinstance(value, str | int | float | bool | list):
+            out[f.name] = value
+        elif dataclasses.is_dataclass(value):
+            out[f.name] = str(value)
+    return out
+
+
+def reply_json(reply: Reply, workspace: str, shelf: ImageShelf, base: str) -> dict:
+    """``reply`` for the page; each source's image goes on the shelf and becomes a URL."""
+    sources = []
+    for s in reply.sources:
+        image = None
+        if s.image is not None:
+            image = {
+                "url": f"{base}/img/{shelf.put(workspace, s.image.png)}.png",
+                "title": s.image.title,
+                "filename": s.image.filename,
+            }
+        sources.append(
+            {
+                "n": s.n,
+                "title": s.title,
+                "document": s.document,
+                "page": s.page,
+                "evidence": s.evidence,
+                "image": image,
+            }
+        )
+    return {
+        "kind": reply.kind,
+        "text": reply.text,
+        "sources": sources,
+        "warnings": list(reply.warnings),
+        "footer": reply.footer,
+        "documents": [document_json(d) for d in reply.documents],
+    }
