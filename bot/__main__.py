@@ -100,6 +100,8 @@ def main(
         from bot.wiring import build_service, describe_service, open_coordination
 
         log.info("starting %s; %s", args.mode, describe_service(cfg))
+        if args.mode == "slack":
+            check_slack_token(cfg)  # seconds, before the model loads (a bad token fails fast)
         coord = open_coordination(cfg)  # None unless REDIS_URL: several workers
         service = build_service(cfg, pipeline, coord)
         if (
@@ -179,6 +181,24 @@ def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
     if args.pdf or args.ask:
         return run_batch(console, args.pdf, args.ask)
     return run_interactive(console, stdin)
+
+
+def check_slack_token(cfg: BotConfig) -> None:
+    """``auth.test`` with the bot token; a refusal raises what ``platform_error`` maps."""
+    from slack_sdk import WebClient
+    from slack_sdk.errors import SlackApiError
+
+    base = cfg.slack_api_url or None
+    options = {"base_url": base if base.endswith("/") else base + "/"} if base else {}
+    try:
+        WebClient(token=cfg.slack_bot_token, timeout=30, **options).auth_test()
+    except SlackApiError as err:
+        reason = err.response.get("error", "refused")
+        raise PaperTrailError(
+            f"Slack rejected SLACK_BOT_TOKEN ({reason}): reinstall the app to the workspace "
+            "and copy the Bot User OAuth Token again.",
+            code="config",
+        ) from None
 
 
 def platform_error(exc: BaseException) -> PaperTrailError | None:
