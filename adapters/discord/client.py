@@ -201,10 +201,13 @@ class PaperTrailClient(discord.Client):
 
     async def submit(self, job: dict) -> None:
         """Run ``job`` now, or queue it durably when jobs are configured."""
-        if self.jobs is None:
-            await run_job(self, job)
-        else:  # journal/stream I/O off the loop; the job comes back through job_runner
-            await self.off_loop(functools.partial(self.jobs.put, job, take=True))
+        if self.jobs is not None:
+            try:  # journal/stream I/O off the loop; the job comes back through job_runner
+                await self.off_loop(functools.partial(self.jobs.put, job, take=True))
+                return
+            except Exception:  # e.g. Redis unreachable: answer now rather than not at all
+                log.exception("could not queue a %s job; running it here", job.get("kind"))
+        await run_job(self, job)
 
     async def off_loop(self, fn, *args):
         """``fn(*args)`` in a worker thread: the event loop (gateway heartbeats) goes on."""
