@@ -1,20 +1,26 @@
 # One command each: `make demo` sets up and runs the main job offline; `make test`
 # sets up and runs lint, format check and the test suite (what .ci/run calls).
-# The multi-worker tests start a real redis-server (a system package, installed
-# here when missing and running as root on Debian/Ubuntu) and `chroma run`
-# (from the chromadb package in the venv).
+# Set-up installs the CPU build of torch from PyTorch's CPU index (PyPI's Linux
+# x86_64 wheel is the CUDA build, ~2.5 GB more), then the exact versions of
+# requirements.lock, then PaperTrail itself. The multi-worker tests start a real
+# redis-server and the web page test Debian's chromium + chromium-driver (system
+# packages, installed here when missing and running as root on Debian/Ubuntu), and
+# `chroma run` (from the chromadb package in the venv).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
+TORCH := torch==2.13.0
+TORCH_INDEX := https://download.pytorch.org/whl/cpu
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements.lock | sha256sum | cut -c1-12)
 
-.PHONY: setup services test demo web lint format clean
+.PHONY: setup services test demo web lint lock readme clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	# torch first, pinned: an unpinned torch pulls a multi-GB CUDA build.
-	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[dev]'
+	# torch alone from the CPU index; its own dependencies are in the lock
+	$(BIN)/pip install --quiet --retries 2 --no-deps --index-url $(TORCH_INDEX) $(TORCH)
+	$(BIN)/pip install --quiet -r requirements.lock
+	$(BIN)/pip install --quiet --no-deps -e .
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -51,6 +57,19 @@ web: setup
 lint: setup
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# Refresh requirements.lock from pyproject.toml (newest versions its ranges allow;
+# torch stays at $(TORCH), installed apart from its CPU index).
+lock: setup
+	$(BIN)/pip install --quiet pip-tools
+	echo "$(TORCH)" > $(VENV)/torch-pin.txt
+	CUSTOM_COMPILE_COMMAND="make lock" $(BIN)/pip-compile --quiet --extra dev \
+	  --unsafe-package torch --strip-extras --no-emit-index-url --no-emit-find-links \
+	  -c $(VENV)/torch-pin.txt -o requirements.lock pyproject.toml
+
+# Rewrite the README's configuration tables from Settings and BotConfig.
+readme: setup
+	$(BIN)/python -m bot.config_table --write README.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache demo-out

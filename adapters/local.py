@@ -1,8 +1,8 @@
 """The tokens-free channel: talk to PaperTrail from a terminal or a script.
 
 ``python -m bot local`` reads commands from stdin: ``/add FILE`` uploads a
-PDF, plain text asks a question (as if @mentioning the bot), ``/list``,
-``/forget FILE``, ``/help``, ``/quit``. ``--pdf FILE --ask "question"`` runs
+PDF, plain text or ``/ask`` asks a question (as if @mentioning the bot),
+``/list``, ``/forget FILE``, ``/help``, ``/quit``. ``--pdf FILE --ask "question"`` runs
 the same steps without a prompt. Everything goes through the same
 ``ChatService`` as Slack and Discord, so replies carry the same text,
 sources, warnings and footer; snippet PNGs are written to an output folder
@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
+from adapters.chat.replies import ALIASES
 from adapters.chat.service import Attachment, ChatService, Mention, Reply
 from papertrail.errors import PaperTrailError
 
@@ -26,12 +27,12 @@ CHANNEL = "local:console"
 
 HELP = """\
 Commands:
-  /add FILE       upload a PDF to this channel (index it)
-  /list           list the documents indexed here
+  /ask QUESTION   ask about the documents indexed here (plain text asks too)
+  /list           list the documents indexed here (/docs works too)
   /forget FILE    remove one document (/forget all removes every one)
   /help           this help
-  /quit           leave (Ctrl-D works too)
-Anything else is a question about the indexed documents."""
+  /add FILE       upload a PDF to this channel (index it)
+  /quit           leave (Ctrl-D works too)"""
 
 
 def _console_user_is_admin() -> bool:
@@ -111,6 +112,7 @@ class LocalConsole:
             return True
         name, _, rest = line[1:].partition(" ")
         name, rest = name.lower(), rest.strip()
+        name = ALIASES.get(name, name)
         if name in ("quit", "exit", "q"):
             return False
         if name == "help":
@@ -121,6 +123,11 @@ class LocalConsole:
                 self._error("Say which file: /add path/to/file.pdf")
             for path in paths:
                 self.add(path)
+        elif name == "ask":
+            if rest:
+                self.ask(rest)
+            else:
+                self._error("Say what to ask: /ask What was the net income?")
         elif name == "list":
             self._send(self._mention("list"))
         elif name == "forget":

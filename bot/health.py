@@ -3,7 +3,9 @@
 ``health_payload`` builds the JSON body from a ``ChatService`` or a
 ``PaperTrail`` (the Slack HTTP server reuses it for its own route);
 ``serve_health`` answers ``GET``/``HEAD /healthz`` from a daemon thread with the
-standard library's server. It reports that the process is up and what it
+standard library's parser on a bounded server (``adapters/http_bounds.py``: a
+few handler threads and connections, each closed within seconds, so
+half-open connections cannot pile up threads). It reports that the process is up and what it
 runs; it does not probe Slack, Discord or the LLM, so a platform outage never
 makes the host restart a healthy bot.
 """
@@ -15,9 +17,10 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import papertrail
+from adapters.http_bounds import SOCKET_TIMEOUT, BoundedHTTPServer
 
 HEALTH_PATH = "/healthz"
 STARTED = time.monotonic()  # process start, near enough: bot is imported first
@@ -57,7 +60,7 @@ def health_payload(target: object = None, *, mode: str = "") -> dict:
 class HealthServer:
     """A running health endpoint; ``port`` is the bound port (useful with port 0)."""
 
-    def __init__(self, server: ThreadingHTTPServer, thread: threading.Thread) -> None:
+    def __init__(self, server: BoundedHTTPServer, thread: threading.Thread) -> None:
         self._server = server
         self._thread = thread
         self.port: int = server.server_address[1]
@@ -72,6 +75,9 @@ def serve_health(port: int, payload: Callable[[], dict], host: str = "0.0.0.0") 
     """Serve ``payload()`` as JSON at ``/healthz`` on ``host:port`` from a daemon thread."""
 
     class Handler(BaseHTTPRequestHandler):
+        timeout = SOCKET_TIMEOUT  # per read: a silent client is dropped, not waited for
+        default_request_version = "HTTP/1.0"  # so even a garbled request line gets a status
+
         def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
             self._answer(include_body=True)
 
@@ -95,8 +101,8 @@ def serve_health(port: int, payload: Callable[[], dict], host: str = "0.0.0.0") 
         def log_message(self, format: str, *args) -> None:
             log.debug("health: " + format, *args)  # probes every few seconds: not INFO
 
-    server = ThreadingHTTPServer((host, port), Handler)
-    server.daemon_threads = True
+    # a probe needs little: few threads, few connections, each closed within seconds
+    server = BoundedHTTPServer((host, port), Handler, max_connections=32, max_threads=4)
     thread = threading.Thread(target=server.serve_forever, args=(0.1,), name="healthz", daemon=True)
     thread.start()
     log.info("health check on http://%s:%d%s", host, server.server_address[1], HEALTH_PATH)

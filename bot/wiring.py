@@ -15,23 +15,35 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
+from adapters.chat.dedup import Seen
 from adapters.chat.service import ChatService
 from bot.config import BotConfig, shard_ids
+from bot.redis.coord import RedisTokenBudget
+from papertrail.answer.followup import Complete
+from papertrail.coord import Leases
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
+from papertrail.protocols import ChatModel
 
 log = logging.getLogger(__name__)
+
+
+class Connection(Protocol):
+    """The Redis connection (``bot/redis/coord.connect``), as far as wiring goes: it ends."""
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
 class Coordination:
     """What the workers of one deployment share through Redis."""
 
-    client: object  # redis.Redis
-    seen: object  # papertrail.coord.Seen
-    leases: object  # papertrail.coord.Leases
-    budget: object  # bot.redis.coord.RedisTokenBudget
+    client: Connection  # redis.Redis: only bot/redis/ talks to it
+    seen: Seen
+    leases: Leases
+    budget: RedisTokenBudget
     job_idle: float  # seconds
 
     def jobs(self, name: str, capacity: int):
@@ -40,10 +52,15 @@ class Coordination:
         return RedisJobs(self.client, name, idle=self.job_idle, capacity=capacity)
 
     def service_options(self) -> dict:
-        """``ChatService`` keyword arguments: the share registry and thread memory."""
-        from bot.redis.state import RedisShares, RedisThreads
+        """``ChatService`` keyword arguments: shares, tombstones, thread memory, seen-set."""
+        from bot.redis.state import RedisForgotten, RedisShares, RedisThreads
 
-        return {"shares": RedisShares(self.client), "threads": RedisThreads(self.client)}
+        return {
+            "shares": RedisShares(self.client),
+            "threads": RedisThreads(self.client),
+            "forgotten": RedisForgotten(self.client),
+            "seen": self.seen,
+        }
 
     def close(self) -> None:
         self.client.close()
@@ -117,13 +134,11 @@ def build_service(
     return ChatService(pipeline, cfg.settings, complete=_llm_complete(pipeline), **state)
 
 
-def _llm_complete(pipeline: PaperTrail):
+def _llm_complete(pipeline: PaperTrail) -> Complete | None:
     """The answering LLM as a plain ``messages -> text`` call, to condense follow-ups;
     None offline. Its failures fall back to the offline rewrite (papertrail/answer/followup.py)."""
-    complete = getattr(getattr(pipeline, "generator", None), "_complete", None)
-    if not callable(complete):
-        return None
-    return lambda messages: complete(messages)[0]  # (text, tokens used)
+    generator = getattr(pipeline, "generator", None)
+    return generator.complete if isinstance(generator, ChatModel) else None
 
 
 def describe_service(cfg: BotConfig) -> str:
@@ -141,16 +156,9 @@ def describe_service(cfg: BotConfig) -> str:
 
 
 def close_service(service: ChatService) -> None:
-    """Release the service's and pipeline's resources (thread pools, store clients).
-
-    Each is closed only if it offers ``close()``; errors are logged, because
-    shutdown must go on.
-    """
-    pipeline = getattr(service, "pipeline", None)
-    for obj in (service, pipeline):
-        close = getattr(obj, "close", None)
-        if callable(close):
-            try:
-                close()
-            except Exception:
-                log.exception("error while closing %s", type(obj).__name__)
+    """Release what the service holds: its pipeline's store client and LLM connection
+    (``ChatService.close``). Errors are logged, because shutdown must go on."""
+    try:
+        service.close()
+    except Exception:
+        log.exception("error while closing %s", type(service).__name__)

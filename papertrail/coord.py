@@ -1,31 +1,23 @@
-"""Coordination seams between bot processes, with their one-process implementations.
+"""Indexing leases: which worker may index a file now, and waiting for the one that does.
 
-Three tiny Protocols say what several interchangeable workers must share:
-``Seen`` (was this key seen before? - de-duplication of deliveries),
-``Leases`` (who may do this piece of work now? - one worker indexes a file)
-and ``Lease``-holding helpers. The in-memory classes here are the default,
-one-process mode; ``bot/redis/coord.py`` implements the same seams on
-Redis for multi-worker mode. Left out: anything platform-specific (what a key
-means is the caller's business) and job queues (``bot/redis/jobs.py``).
+``Leases`` (who may do this piece of work now?) is the seam several
+interchangeable workers share; ``bot/redis/coord.py`` implements it on Redis.
+``Lease`` keeps a held lease renewed, and ``acquire_or_wait`` takes the work
+or waits for whoever has it. One process needs no lease (the pipeline runs
+without one). Left out: de-duplicating chat deliveries (``adapters/chat/dedup.py``),
+anything platform-specific and job queues (``bot/redis/jobs.py``).
 """
 
 from __future__ import annotations
 
 import threading
 import time
-import uuid
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 from papertrail.errors import PaperTrailError
 
 T = TypeVar("T")
-
-
-class Seen(Protocol):
-    """A set of recently seen keys: ``first(key)`` is True once per TTL."""
-
-    def first(self, key) -> bool: ...
 
 
 class Leases(Protocol):
@@ -41,39 +33,6 @@ class Leases(Protocol):
     def renew(self, key: str, token: str, ttl: float) -> bool: ...
 
     def release(self, key: str, token: str) -> None: ...
-
-
-class LocalLeases:
-    """``Leases`` for one process: a dict of key -> (token, expiry) under a lock."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._held: dict[str, tuple[str, float]] = {}
-        self._lock = threading.Lock()
-
-    def acquire(self, key: str, ttl: float) -> str | None:
-        now = self._clock()
-        with self._lock:
-            held = self._held.get(key)
-            if held is not None and held[1] > now:
-                return None
-            token = uuid.uuid4().hex
-            self._held[key] = (token, now + ttl)
-            return token
-
-    def renew(self, key: str, token: str, ttl: float) -> bool:
-        now = self._clock()
-        with self._lock:
-            held = self._held.get(key)
-            if held is None or held[0] != token or held[1] <= now:
-                return False
-            self._held[key] = (token, now + ttl)
-            return True
-
-    def release(self, key: str, token: str) -> None:
-        with self._lock:
-            if self._held.get(key, ("",))[0] == token:
-                del self._held[key]
 
 
 class Lease:

@@ -1,8 +1,9 @@
 """The seams of the pipeline: tiny Protocols, each with only the methods it is called by.
 
-``Embedder`` and ``Generator`` need one method each; ``Store`` the ten that
-``PaperTrail`` and ``Retriever`` call. Real implementations live next to their
-idea (``embed.py``, ``llm.py``, ``extractive.py``, ``store.py``); tests pass
+``Embedder``, ``Generator`` and ``ChatModel`` need one method each; ``Store``
+the ten that ``PaperTrail`` and ``Retriever`` call. Real implementations live
+next to their idea (``embed/``, ``answer/llm.py``, ``answer/extractive.py``,
+``store/chroma.py``); tests pass
 in small real fakes (``tests/fakes.py``) instead of monkeypatching. Opening,
 cleaning up and closing a store are the concrete store's business, not the
 seam's.
@@ -11,7 +12,7 @@ seam's.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -64,9 +65,19 @@ class Store(Protocol):
     def chunks(self, channel: str, doc_ids: Iterable[str] | None = None) -> list[Chunk]: ...
 
     def query(
-        self, channel: str, vector: np.ndarray, k: int, doc_ids: Iterable[str] | None = None
+        self,
+        channel: str,
+        vector: np.ndarray,
+        k: int,
+        doc_ids: Iterable[str] | None = None,
+        *,
+        documents: Sequence[Document] | None = None,
     ) -> list[tuple[Chunk, float]]:
-        """The ``k`` nearest chunks with cosine similarity, best first."""
+        """The ``k`` nearest chunks with cosine similarity, best first.
+
+        ``documents``: the channel's ready documents as the caller just read them
+        (one registry read per question); None reads them.
+        """
         ...
 
     def chunk_vectors(self, channel: str, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]: ...
@@ -74,3 +85,10 @@ class Store(Protocol):
     def vectors_elsewhere(self, channel: str, doc_id: str) -> dict[str, np.ndarray]:
         """Chunk text -> vector of ``doc_id`` as stored ready in another channel, or {}."""
         ...
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """A language model answering chat messages with text (an LLM generator offers it)."""
+
+    def complete(self, messages: list[dict[str, str]]) -> str: ...

@@ -17,9 +17,18 @@ from pathlib import Path
 from papertrail.envvars import describe as describe_fields
 from papertrail.envvars import env_field, read_env
 from papertrail.errors import PaperTrailError
-from papertrail.read.uploads import DEFAULT_MAX_PDF_MB
 
 REFUSAL = "The documents provided do not contain the answer to this question."
+DEFAULT_MAX_PDF_MB = 50.0  # PAPERTRAIL_MAX_PDF_MB's default, and the adapters' download cap
+BUNDLED_NAME = "all-MiniLM-L6-v2"  # the name of the bundled model, used for collection names
+
+
+def model_name(model: str = "") -> str:
+    """The stable identifier of embedding ``model`` ("" = bundled) without loading it."""
+    model = model.strip()
+    if not model:
+        return BUNDLED_NAME
+    return model.rstrip("/") or model
 
 
 _f = env_field
@@ -35,7 +44,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "chunk_size": (100, 20_000),
     "chunk_overlap": (0, 10_000),
     "top_k": (1, 100),
-    "llm_timeout": (0, 3_600),
+    "llm_timeout": (1, 3_600),  # seconds: an answer nobody waits an hour for
     "llm_retries": (0, 10),
     "daily_token_budget": (0, 1_000_000_000),
     "render_zoom": (0.25, 8),
@@ -85,7 +94,11 @@ class Settings:
     ocr: bool = _f(True, "PAPERTRAIL_OCR", "OCR pages without a text layer, if an engine exists.")
     groq_api_key: str = _f("", "GROQ_API_KEY", "Groq key; empty = offline extractive answers.")
     groq_model: str = _f("llama-3.3-70b-versatile", "GROQ_MODEL", "Groq chat model.")
-    groq_base_url: str = _f("", "GROQ_BASE_URL", "Override of Groq's API base URL.")
+    groq_base_url: str = _f(
+        "",
+        "GROQ_BASE_URL",
+        "Override of Groq's API base URL; without GROQ_API_KEY no key is sent (a local server).",
+    )
     llm_base_url: str = _f(
         "",
         "PAPERTRAIL_LLM_BASE_URL",
@@ -93,8 +106,16 @@ class Settings:
     )
     llm_api_key: str = _f("", "PAPERTRAIL_LLM_API_KEY", "Key for the OpenAI-compatible server.")
     llm_model: str = _f("", "PAPERTRAIL_LLM_MODEL", "Model name on the OpenAI-compatible server.")
-    llm_timeout: float = _f(60.0, "PAPERTRAIL_LLM_TIMEOUT", "Seconds to wait for one LLM reply.")
-    llm_retries: int = _f(3, "PAPERTRAIL_LLM_RETRIES", "Retries on 429/5xx/timeouts.")
+    llm_timeout: float = _f(
+        120.0,
+        "PAPERTRAIL_LLM_TIMEOUT",
+        "Deadline in seconds for one LLM answer, retries included (1-3600); then offline.",
+    )
+    llm_retries: int = _f(
+        3,
+        "PAPERTRAIL_LLM_RETRIES",
+        "Retries on fast failures (429, 5xx), within the deadline (0-10).",
+    )
     daily_token_budget: int = _f(
         100_000,
         "PAPERTRAIL_DAILY_TOKENS",
@@ -126,7 +147,7 @@ class Settings:
 
     @property
     def llm_configured(self) -> bool:
-        return bool(self.groq_api_key or self.llm_base_url)
+        return bool(self.groq_api_key or self.llm_base_url or self.groq_base_url)
 
 
 def _parse(f: dataclasses.Field, raw: str):

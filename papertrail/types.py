@@ -150,6 +150,14 @@ class Citation:
 
 
 @dataclass(frozen=True)
+class Unsupported:
+    """A claim of the answer that no retrieved excerpt states: shown marked, never cited."""
+
+    sentence: str  # the claim, markers removed
+    at: int  # offset in the answer's text just after the claim (where a citation would be)
+
+
+@dataclass(frozen=True)
 class Snippet:
     """A rendered PNG of the region a verified citation points to."""
 
@@ -176,3 +184,4 @@ class Answer:
     hits: tuple[Hit, ...] = ()
     snippets: tuple[Snippet, ...] = ()
     notes: tuple[str, ...] = ()
+    unsupported: tuple[Unsupported, ...] = ()  # claims no excerpt states

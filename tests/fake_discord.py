@@ -168,7 +168,8 @@ class FakeDiscord:
         msg = self._message(channel_id, author, content, attachments=list(attachments))
         msg.update(mentions=mentions, mention_everyone=mention_everyone)
         if reply_to is not None:
-            msg["message_reference"] = {"message_id": reply_to["id"], "channel_id": str(channel_id)}
+            where = reply_to.get("channel_id", str(channel_id))  # may be another channel's
+            msg["message_reference"] = {"message_id": reply_to["id"], "channel_id": where}
             msg["referenced_message"] = reply_to
             msg["type"] = 19  # MessageType.reply
         with self._changed:

@@ -5,8 +5,11 @@ sends) and ``/v1/chat/completions`` (OpenAI-compatible servers, base URL
 ``url + "/v1"``), replaying a script of replies: completions with ``usage``,
 Groq-like 429s (with ``retry-after`` and an organisation id in the body),
 5xx, slow replies and dropped connections. It records every request so tests
-can assert on the prompt, model, temperature and auth header. Not here:
-streaming, tools, ``/models``.
+can assert on the prompt, model, temperature and auth header. ``replayer``
+makes it a replay server instead: each request is answered with the recorded
+reply for its question and model (as a real model answered, no markers,
+copied reference brackets and all), optionally as slowly as it was
+generated. Not here: streaming, tools, ``/models``.
 
     with FakeOpenAI() as server:
         server.script(rate_limited(retry_after=1), completion("Yes [1]."))
@@ -20,6 +23,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -134,17 +138,61 @@ def dropped() -> Reply:
     return Reply(drop=True)
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """One recorded reply of a real model: the question it answered and what it wrote."""
+
+    model: str
+    question: str
+    reply: str
+    seconds: float = 0.0  # how long the model took to write it
+
+
+def asked(request: Request) -> str:
+    """The question in a PaperTrail prompt (the user message's ``Question:`` line)."""
+    for m in reversed(request.messages):
+        for line in str(m.get("content", "")).splitlines():
+            if line.startswith("Question: "):
+                return line[len("Question: ") :].strip()
+    return ""
+
+
+def replayer(records: Iterable[Recorded], *, speed: float = 0.0) -> Callable[[Request], Reply]:
+    """A ``respond`` that answers each request with the recorded reply to its question
+    from the model it names (any model's, when that one has none), after ``speed``
+    times the recorded seconds; a question never recorded gets a 404."""
+    by_key = {(r.model, r.question): r for r in records}
+    by_question = {r.question: r for r in by_key.values()}
+
+    def respond(request: Request) -> Reply:
+        question = asked(request)
+        found = by_key.get((request.json.get("model"), question)) or by_question.get(question)
+        if found is None:
+            return Reply(404, {"error": {"message": f"no recorded reply for {question!r}"}})
+        reply = completion(found.reply, model=found.model)
+        return Reply(reply.status, reply.body, reply.headers, delay=found.seconds * speed)
+
+    return respond
+
+
 class FakeOpenAI:
     """The server; a context manager. ``url`` is the Groq base URL, ``v1_url`` the
     OpenAI-compatible one. When the script runs out it answers ``default``."""
 
-    def __init__(self, default: Reply | None = None) -> None:
+    def __init__(
+        self,
+        default: Reply | None = None,
+        *,
+        respond: Callable[[Request], Reply | None] | None = None,
+        port: int = 0,  # 0: any free port
+    ) -> None:
         self.default = default or completion("The fake server has no scripted reply.")
+        self.respond = respond  # asked first when the script is empty (a replay server)
         self.requests: list[Request] = []
         self._script: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._stop = threading.Event()  # wakes handlers sleeping in a slow reply
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False  # a slow handler must not stall shutdown
         self._thread = threading.Thread(
@@ -179,7 +227,10 @@ class FakeOpenAI:
     def _next(self, request: Request) -> Reply:
         with self._lock:
             self.requests.append(request)
-            return self._script.popleft() if self._script else self.default
+            if self._script:
+                return self._script.popleft()
+        found = self.respond(request) if self.respond is not None else None
+        return found if found is not None else self.default
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self

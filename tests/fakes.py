@@ -10,7 +10,9 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
-from collections.abc import Sequence
+import time
+import uuid
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 
 import numpy as np
@@ -132,6 +134,12 @@ class NoLibrary:
     def indexing(self, channel: str) -> list:
         return []
 
+    def link(self, messages, thread: str) -> None:
+        pass
+
+    def linked(self, message: str) -> str:
+        return ""
+
 
 @contextmanager
 def slack_on_pipeline(tmp_path, secret: str, **options):
@@ -169,3 +177,37 @@ def slack_bot(fake, service, secret: str, **options):
         **options,
     )
     return RunningBot(app, secret)
+
+
+class LocalLeases:
+    """``Leases`` in memory (a dict of key -> (token, expiry) under a lock), with a clock
+    tests move: the reference the Redis leases are compared with."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._held: dict[str, tuple[str, float]] = {}
+        self._lock = threading.Lock()
+
+    def acquire(self, key: str, ttl: float) -> str | None:
+        now = self._clock()
+        with self._lock:
+            held = self._held.get(key)
+            if held is not None and held[1] > now:
+                return None
+            token = uuid.uuid4().hex
+            self._held[key] = (token, now + ttl)
+            return token
+
+    def renew(self, key: str, token: str, ttl: float) -> bool:
+        now = self._clock()
+        with self._lock:
+            held = self._held.get(key)
+            if held is None or held[0] != token or held[1] <= now:
+                return False
+            self._held[key] = (token, now + ttl)
+            return True
+
+    def release(self, key: str, token: str) -> None:
+        with self._lock:
+            if self._held.get(key, ("",))[0] == token:
+                del self._held[key]

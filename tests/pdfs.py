@@ -188,6 +188,42 @@ def long_block_pdf() -> bytes:
     return simple_pdf([text], fontsize=9)
 
 
+def tight_paragraph_pdf() -> bytes:
+    """One paragraph set solid (line boxes overlap) in words with tall and deep letters,
+    so a box padded around one line runs into the glyphs of the lines next to it."""
+    text = " ".join(
+        f"Typing {i} quickly, judges gauge philosophy: gypsy jumping pygmy yogurt."
+        for i in range(12)
+    )
+    doc = pymupdf.open()
+    page = doc.new_page(width=LETTER[0], height=LETTER[1])
+    page.insert_textbox(pymupdf.Rect(72, 72, 540, 720), text, fontsize=11, lineheight=1.05)
+    return doc.tobytes()
+
+
+BANDS = {"green": (0.85, 0.93, 0.85), "red": (0.92, 0.43, 0.27)}  # fill colours, 0..1
+
+
+def banded_table_pdf() -> bytes:
+    """``table_pdf``'s rows, each on a coloured band as filings print them: "Net revenue"
+    on a pale green band, "Cost of sales" on a red one, the rest on white."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=LETTER[0], height=LETTER[1])
+    right = (380, 460, 540)
+    y = 110
+    for x, year in zip(right, ("2023", "2022", "2021"), strict=True):
+        _right(page, x, y, year, "hebo")
+    colours = [BANDS["green"], BANDS["red"]]
+    for k, row in enumerate(TABLE_ROWS):
+        y += 18
+        if k < len(colours):
+            page.draw_rect(pymupdf.Rect(66, y - 12, 546, y + 5), color=None, fill=colours[k])
+        page.insert_text((72, y), row[0], fontsize=9)
+        for x, cell in zip(right, row[1:], strict=True):
+            _right(page, x, y, cell)
+    return doc.tobytes()
+
+
 # codes 0x01.. drawn with Helvetica but mapped by ToUnicode to what extraction should see
 _UNICODE_MAP = {
     0x01: "FB01",  # LATIN SMALL LIGATURE FI

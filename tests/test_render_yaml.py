@@ -31,6 +31,7 @@ SERVICES = {s["name"]: s for s in BLUEPRINT["services"]}
 BOTS = {n: s for n, s in SERVICES.items() if s["type"] in ("web", "worker")}
 SECRETS = {"SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN", "DISCORD_TOKEN"}
 SECRETS |= {"GROQ_API_KEY", "PAPERTRAIL_LLM_API_KEY"}
+TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
 RUNTIME_VARS = {"PYTHON_VERSION", "HF_HUB_OFFLINE", "ORT_DISABLE_TELEMETRY", "ANONYMIZED_TELEMETRY"}
 
 
@@ -122,18 +123,19 @@ def test_build_installs_the_pinned_cpu_torch_first_and_python_311():
     requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
     for service in BOTS.values():
         steps = [shlex.split(step) for step in service["buildCommand"].split("&&")]
-        assert steps[0] == [
-            "pip",
-            "install",
-            f"torch=={torch}",
-            "--index-url",
-            "https://download.pytorch.org/whl/cpu",
+        assert steps == [
+            ["pip", "install", "--no-deps", f"torch=={torch}", "--index-url", TORCH_INDEX],
+            ["pip", "install", "-r", "requirements.lock"],
+            ["pip", "install", "--no-deps", "."],
+            ["papertrail", "export-model"],  # the ONNX export, made once at build time
         ]
-        assert steps[-1] == ["pip", "install", "."]
         version = env_vars(service)["PYTHON_VERSION"]["value"]
         assert re.fullmatch(r"3\.11\.\d+", str(version))  # Render wants a full version
         assert requires == ">=3.11"
         assert env_vars(service)["HF_HUB_OFFLINE"]["value"] == "1"  # model is in a wheel
+        # the export lands in the project folder Render ships to every instance
+        cache = env_vars(service)["PAPERTRAIL_MODEL_CACHE"]["value"]
+        assert cache.startswith("/opt/render/project/src/")
 
 
 def free_port() -> int:

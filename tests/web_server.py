@@ -48,11 +48,11 @@ def serving(service: ChatService, *, max_pdf_bytes: int = 5_000_000):
 
     thread = threading.Thread(target=run, name="web-test-server", daemon=True)
     thread.start()
-    assert ready.wait(10), "the web channel did not start"
+    assert ready.wait(60), "the web channel did not start"
     try:
         yield f"http://127.0.0.1:{port[0]}"
     finally:
-        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(60)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
         loop.close()

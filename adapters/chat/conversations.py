@@ -5,17 +5,21 @@ mention, and a follow-up is read against the questions before it
 (``papertrail/answer/followup.py``). Keys are platform-qualified thread ids chosen by
 the adapters ("slack:T1:C1:1700000000.000100", "discord:<thread or message
 id>"). ``Conversations`` keeps them in memory, bounded, least recently used
-first out: after a restart, threads need a mention again. Several workers
-share them through ``RedisThreads`` (``redis_state.py``) behind the ``Threads``
-seam.
+first out (after a restart, threads would need a mention again), with the
+bot's own messages linked to their thread (a reply to an answer continues
+it, where the platform has no threads of its own, as Discord replies); the bot
+processes use ``StoredThreads`` (``local_state.py``, SQLite in the data
+directory) in one process and ``RedisThreads`` (``bot/redis/state.py``) with
+several workers, behind the ``Threads`` seam.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Protocol
+
+from cachetools import LRUCache
 
 MAX_THREADS = 5000  # threads remembered; each holds a few short strings
 MAX_TURNS = 5  # questions kept per thread: condensation reads the last few
@@ -36,11 +40,12 @@ class Threads(Protocol):
 
 
 class Conversations:
-    """Thread id -> its last turns; thread-safe."""
+    """Thread id -> its last turns (a ``cachetools.LRUCache`` under a lock); thread-safe."""
 
     def __init__(self, max_threads: int = MAX_THREADS) -> None:
         self.max_threads = max_threads
-        self._turns: OrderedDict[str, list[Turn]] = OrderedDict()
+        self._turns: LRUCache[str, list[Turn]] = LRUCache(max_threads)
+        self._links: LRUCache[str, str] = LRUCache(max_threads)  # bot message -> thread
         self._lock = threading.Lock()
 
     def __contains__(self, thread: str) -> bool:
@@ -54,13 +59,22 @@ class Conversations:
     def record(self, thread: str, turn: Turn) -> None:
         if not thread:
             return
-        with self._lock:
-            turns = self._turns.pop(thread, [])
-            self._turns[thread] = (turns + [turn])[-MAX_TURNS:]
-            while len(self._turns) > self.max_threads:
-                self._turns.popitem(last=False)
+        with self._lock:  # storing makes it the most recently used; the least used goes
+            self._turns[thread] = (self._turns.get(thread, []) + [turn])[-MAX_TURNS:]
 
     def open(self, thread: str) -> None:
         """Mark ``thread`` as one the bot speaks in (e.g. it posted a slash-command answer)."""
         with self._lock:
-            self._turns.setdefault(thread, [])
+            if thread not in self._turns:
+                self._turns[thread] = []
+
+    def link(self, messages: list[str], thread: str) -> None:
+        """The bot's ``messages`` belong to ``thread``: a reply to one continues it."""
+        with self._lock:
+            for m in messages:
+                self._links[m] = thread
+
+    def linked(self, message: str) -> str:
+        """The thread a bot message belongs to ("" when unknown)."""
+        with self._lock:
+            return self._links.get(message, "")

@@ -3,26 +3,29 @@
 ``Intake`` downloads and indexes ``Attachment``s for a channel: a platform
 file already indexed there is not downloaded again, the PDFs one question or
 post brings are downloaded side by side (then indexed one by one), a file
-that failed is remembered by platform id and size (``FailedFiles``) and not
-downloaded again until it changes, the same bytes shared twice are embedded
-once (the pipeline keys documents by their sha256), every share is recorded
-in the ``ShareRegistry`` with the person who shared it, and indexing is
-bounded across channels. ``forget`` removes documents whose last
-live share is gone. Callers hold the channel's lock (``ChatService``), so a
+that failed is not downloaded again until it changes (``failed.py``), the same bytes shared
+twice are embedded once (the pipeline keys documents by their sha256), every
+share is recorded in the ``ShareRegistry`` under the name it was shared with
+and the person who shared it, and indexing is bounded across channels. A
+thread or history attachment that was forgotten (``forgotten.py``) is
+skipped; posting a file again lifts its tombstone. ``forget`` removes
+documents whose last live share is gone. Callers hold the channel's lock (``ChatService``), so a
 question that arrives while its PDF is indexing waits for that work instead
 of starting it again. Commands and replies are ``service.py``'s.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from adapters.chat.failed import FailedFiles
+from adapters.chat.forgotten import Forgotten
 from adapters.chat.library import Share, Shares
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
@@ -36,11 +39,6 @@ log = logging.getLogger(__name__)
 PROGRESS_INTERVAL = 1.0  # seconds between progress edits: chat APIs rate-limit edits
 MAX_PDFS_IN_REACH = 5  # thread/history PDFs indexed for one question, newest first
 DOWNLOADS_AT_ONCE = 4  # files of one question or post downloaded side by side
-# failures that belong to the file itself: kept until the file changes
-FILE_FAULTS = {"not_pdf", "no_text", "too_many_pages", "too_large", "no_pages", "empty"}
-FILE_FAULTS |= {"corrupt", "encrypted"}
-RETRY_AFTER = 300.0  # seconds before a download or permission failure is tried again
-MAX_FAILED = 5000  # failed files remembered per process
 
 Progress = Callable[[str], None]  # a status line such as "Indexing report.pdf — 12/40 pages"
 
@@ -63,48 +61,25 @@ class Attachment:
         return looks_like_pdf(self.name, self.mimetype)
 
 
-class FailedFiles:
-    """Files that could not be indexed, by (platform file id, size): asked again, the
-    same error comes back without a download. A failure of the file itself lasts
-    until the file changes (another id or size); a failed download, a timeout or a
-    missing permission is tried again after ``RETRY_AFTER`` seconds."""
+@dataclass(frozen=True)
+class Reach:
+    """What a question can see once its PDFs are indexed."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._failed: OrderedDict[tuple[str, int | None], tuple[float, PaperTrailError]]
-        self._failed = OrderedDict()
-        self._guard = threading.Lock()
-
-    def get(self, att: Attachment) -> PaperTrailError | None:
-        if not att.key:
-            return None
-        with self._guard:
-            found = self._failed.get((att.key, att.size))
-            if found is None:
-                return None
-            until, error = found
-            if self._clock() >= until:
-                del self._failed[(att.key, att.size)]
-                return None
-            return error
-
-    def add(self, att: Attachment, error: PaperTrailError) -> None:
-        if not att.key:
-            return
-        lasts = float("inf") if error.code in FILE_FAULTS else RETRY_AFTER
-        with self._guard:
-            self._failed[(att.key, att.size)] = (self._clock() + lasts, error)
-            while len(self._failed) > MAX_FAILED:
-                self._failed.popitem(last=False)
+    asked: list[str]  # doc ids of the PDFs attached to the question ([] = the whole library)
+    warnings: list[str]  # user-facing notes from indexing them
+    documents: list[Document]  # the channel's ready documents, read once for this question
 
 
 class Intake:
     """Indexes attachments into channels and records each share."""
 
-    def __init__(self, pipeline: PaperTrail, settings: Settings, shares: Shares) -> None:
+    def __init__(
+        self, pipeline: PaperTrail, settings: Settings, shares: Shares, forgotten: Forgotten
+    ) -> None:
         self.pipeline = pipeline
         self.settings = settings
         self.shares = shares
+        self.forgotten = forgotten
         self._indexing = threading.BoundedSemaphore(max(1, settings.max_concurrent_indexing))
         self._busy: dict[str, list[str]] = {}  # channel -> names being indexed now
         self._busy_guard = threading.Lock()
@@ -116,17 +91,23 @@ class Intake:
         channel: str,
         att: Attachment,
         progress: Progress | None = None,
+        documents: Sequence[Document] | None = None,
         fetched: dict[int, bytes | PaperTrailError] | None = None,
     ) -> tuple[Document, list[str]]:
-        """The document for ``att`` in ``channel`` (indexed now if needed) and warnings;
-        ``fetched`` holds bytes (or the error) already downloaded by ``download_all``."""
-        known = self._indexed(channel, att)
+        """The document for ``att`` in ``channel`` (indexed now if needed) and warnings.
+
+        ``documents``: the channel's ready documents if the caller has read them;
+        ``fetched``: bytes (or the error) ``download_all`` already got for ``att``.
+        """
+        name = safe_filename(att.name)
+        known = self._indexed(channel, att, documents)
         if known is not None:
             return known, []
+        if self.is_forgotten(channel, att):
+            raise _forgotten(name)
         remembered = self.failed.get(att)
-        if remembered is not None:
+        if remembered is not None:  # failed before and unchanged: no new download
             raise remembered
-        name = safe_filename(att.name)
         with self._busy_guard:
             self._busy.setdefault(channel, []).append(name)
         try:
@@ -135,32 +116,50 @@ class Intake:
                 raise got
             result = self._ingest(channel, name, att, progress, got)
         except PaperTrailError as e:
-            self.failed.add(att, e)
+            if e.code != "forgotten":
+                self.failed.add(att, e)
             raise
         finally:
             with self._busy_guard:
                 self._busy[channel].remove(name)
+        doc = result.document
         if att.key:
-            doc = result.document
-            self.shares.add(Share(att.key, channel, doc.doc_id, doc.name, att.owner, att.post))
-        return result.document, list(result.warnings)
+            self.shares.add(Share(att.key, channel, doc.doc_id, name, att.owner, att.post))
+        if att.source == "message":  # posted (again): whatever was forgotten of it is back
+            self.forgotten.lift(channel, att.key, doc.doc_id)
+        return doc, list(result.warnings)
 
-    def _indexed(self, channel: str, att: Attachment) -> Document | None:
+    def is_forgotten(self, channel: str, att: Attachment) -> bool:
+        """Whether ``att`` was forgotten here and is only within reach, not posted anew."""
+        return (
+            att.source != "message"
+            and bool(att.key)
+            and self.forgotten.buried(channel, att.key, att.post)
+        )
+
+    def _indexed(
+        self, channel: str, att: Attachment, documents: Sequence[Document] | None = None
+    ) -> Document | None:
         if att.key and (known := self.shares.get(att.key, channel)) is not None:
-            for d in self.pipeline.documents(channel):
+            if documents is None:
+                documents = self.pipeline.documents(channel)
+            for d in documents:
                 if d.doc_id == known.doc_id:
                     return d
         return None
 
     def download_all(
-        self, channel: str, attachments: Sequence[Attachment]
+        self, channel: str, attachments: Sequence[Attachment], documents=None
     ) -> dict[int, bytes | PaperTrailError]:
         """Download, side by side, the PDFs of ``attachments`` that ``index`` will need:
         ``id(attachment)`` -> its bytes, or the ``PaperTrailError`` that stopped it."""
         todo = [
             a
             for a in attachments
-            if a.looks_like_pdf and self._indexed(channel, a) is None and not self.failed.get(a)
+            if a.looks_like_pdf
+            and self._indexed(channel, a, documents) is None
+            and not self.is_forgotten(channel, a)
+            and not self.failed.get(a)
         ]
         if len(todo) < 2:
             return {}  # nothing to overlap: ``index`` downloads it itself
@@ -180,7 +179,7 @@ class Intake:
         """Index the PDFs of one post (downloaded side by side); their documents."""
         pdfs = [a for a in attachments if a.looks_like_pdf]
         fetched = self.download_all(channel, pdfs)
-        return [self.index(channel, a, progress, fetched)[0] for a in pdfs]
+        return [self.index(channel, a, progress, None, fetched)[0] for a in pdfs]
 
     def close(self) -> None:
         self._downloads.shutdown(wait=False, cancel_futures=True)
@@ -189,6 +188,12 @@ class Intake:
         check_size(name, att.size, self.settings.max_pdf_bytes)
         if data is None:
             data = att.fetch()
+        if att.source != "message":  # the same bytes under another file id stay forgotten too
+            doc_id = hashlib.sha256(data).hexdigest()
+            if self.forgotten.buried_document(channel, doc_id):
+                share = Share(att.key, channel, doc_id, name, att.owner, att.post)
+                self.forgotten.bury(channel, [share] if att.key else [], ())  # no re-download
+                raise _forgotten(name)
         last = 0.0
 
         def pages(done: int, total: int) -> None:
@@ -210,13 +215,14 @@ class Intake:
 
     def in_reach(
         self, channel: str, attachments: Sequence[Attachment], progress: Progress | None
-    ) -> tuple[list[str], list[str]]:
-        """Index the PDFs a question can see; the doc ids to ask, and warnings.
+    ) -> Reach:
+        """Index the PDFs a question can see; the doc ids to ask, warnings and the library.
 
         PDFs attached to the question itself narrow it to them. PDFs in its
         thread or recent history (a fallback for files shared before the bot
         was there) are indexed too, newest first and bounded, and the question
-        then goes to the whole library.
+        then goes to the whole library. The channel's documents are read once
+        here and handed on, with what was indexed now added.
         """
         own = [a for a in attachments if a.source == "message"]
         own_pdfs = [a for a in own if a.looks_like_pdf]
@@ -228,23 +234,26 @@ class Intake:
                 code="not_pdf",
             )
         nearby = [a for a in attachments if a.source != "message" and a.looks_like_pdf]
-        nearby = nearby[:MAX_PDFS_IN_REACH]
-        fetched = self.download_all(channel, own_pdfs + nearby)
+        library = {d.doc_id: d for d in self.pipeline.documents(channel)}
+        nearby = [a for a in nearby if not self.is_forgotten(channel, a)][:MAX_PDFS_IN_REACH]
+        fetched = self.download_all(channel, own_pdfs + nearby, list(library.values()))
         warnings: list[str] = []
         asked: list[str] = []
         for att in own_pdfs:
-            doc, notes = self.index(channel, att, progress, fetched)
+            doc, notes = self.index(channel, att, progress, list(library.values()), fetched)
+            library.setdefault(doc.doc_id, doc)
             asked.append(doc.doc_id)
             warnings += notes
         unreadable: PaperTrailError | None = None
         for att in nearby:
             try:
-                self.index(channel, att, progress, fetched)
+                doc, _ = self.index(channel, att, progress, list(library.values()), fetched)
+                library.setdefault(doc.doc_id, doc)
             except PaperTrailError as e:  # an old bad file must not block the question
                 log.info("skipping %s from %s: %s", att.name, att.source, e.code)
                 if e.code == "missing_scope":
                     unreadable = e
-        if not asked and not self.pipeline.documents(channel):
+        if not asked and not library:
             if unreadable is not None:  # the PDF is there; the app may not read it
                 raise unreadable
             raise PaperTrailError(
@@ -252,7 +261,7 @@ class Intake:
                 "your message) and mention me with your question.",
                 code="no_documents",
             )
-        return asked, warnings
+        return Reach(asked, warnings, list(library.values()))
 
     def forget(self, channel: str, gone: Sequence[Share]) -> list[Document]:
         """Remove the documents of ``gone`` (already out of the registry) that have no
@@ -263,3 +272,10 @@ class Intake:
                 continue  # the same bytes are still shared here
             removed += self.pipeline.forget(channel, doc_id)
         return removed
+
+
+def _forgotten(name: str) -> PaperTrailError:
+    return PaperTrailError(
+        f"{name} was removed from this channel's library. Post it again to bring it back.",
+        code="forgotten",
+    )

@@ -1,15 +1,18 @@
 """Which platform file became which document of which channel, and who shared it.
 
 A channel's library is the documents the pipeline indexed for it; this
-registry adds what the pipeline does not know: the platform's file id of each
-share (Slack ``F…``, a Discord attachment id), the post that carried it, and
-the person who shared it. Deleting a file on the platform names only its id
-(Slack ``file_deleted`` has no channel; Discord reports a deleted message id),
-so the registry maps it back to (channel, document), and a document leaves the
-channel only when no live share of the same bytes is left there. It is a small
-JSON file written atomically after each change, so it survives restarts; it
-holds no platform objects, and serves one process (one data directory);
-several workers share ``RedisShares`` (``redis_state.py``) instead.
+registry adds what the pipeline does not know: each share (one platform file
+id posted into one channel: Slack ``F…``, a Discord attachment id), the name
+it was posted under, the post that carried it and the person who posted it.
+Shares, not bytes, are what people own and forget (``forget.py``): the same
+bytes posted twice are two shares of one document, and the document leaves
+the channel only when no live share of it is left there. Deleting a file on
+the platform names only its id (Slack ``file_deleted`` has no channel;
+Discord reports a deleted message id), so the registry maps it back to
+(channel, document). It is a small JSON file written atomically after each
+change, so it survives restarts; it holds no platform objects, and serves
+one process (one data directory); several workers share ``RedisShares``
+(``bot/redis/state.py``) instead.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ class Share:
     file: str  # platform-qualified file id, e.g. "slack:F123" or "discord:456"
     channel: str  # the library it belongs to, e.g. "slack:T1:C1"
     doc_id: str  # sha256 of the bytes
-    name: str  # file name as indexed
+    name: str  # file name as this share carried it (the document keeps its first name)
     owner: str = ""  # platform user id of the person who shared it ("" when unknown)
     post: str = ""  # platform-qualified id of the message that carried it
 
@@ -44,6 +47,7 @@ class Shares(Protocol):
     def remove(self, files: list[str], channel: str | None = None) -> list[Share]: ...
     def of_post(self, post: str) -> list[Share]: ...
     def of_document(self, channel: str, doc_id: str) -> list[Share]: ...
+    def of_channel(self, channel: str) -> list[Share]: ...
     def drop_documents(self, channel: str, doc_ids: set[str]) -> None: ...
 
 
@@ -92,6 +96,11 @@ class ShareRegistry:
         with self._lock:
             return [s for s in self._shares.values() if (s.channel, s.doc_id) == (channel, doc_id)]
 
+    def of_channel(self, channel: str) -> list[Share]:
+        """Every live share in one channel, by file id."""
+        with self._lock:
+            return sorted((s for s in self._shares.values() if s.channel == channel), key=_file)
+
     def drop_documents(self, channel: str, doc_ids: set[str]) -> None:
         """Forget every share of these documents in ``channel`` (after ``forget``)."""
         with self._lock:
@@ -110,3 +119,7 @@ class ShareRegistry:
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(json.dumps([asdict(s) for s in self._shares.values()]))
         tmp.replace(self.path)
+
+
+def _file(share: Share) -> str:
+    return share.file

@@ -6,17 +6,18 @@ left to each adapter; these strings are plain text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from papertrail.text.names import safe_filename
+from papertrail.text.names import image_name, safe_filename
 from papertrail.types import Answer, Citation, Document, Snippet
 from papertrail.verify.evidence import shown
 
 
 @dataclass(frozen=True)
 class Image:
-    filename: str  # safe file name, e.g. "1-p3-report.png"
+    filename: str  # safe file name, e.g. "1-p3-1a2b3c4d-report.png"
     png: bytes
     title: str  # e.g. "[1] report.pdf, page 3"
 
@@ -66,13 +67,25 @@ source I quote the supporting text and attach a picture of it on its page.
 • Deleting a PDF from the channel removes it from the library. PDFs shared before I \
 joined are found only in the last {history} messages: share them again to add them.
 
-Commands: `help` · `list` (the library) · `forget <file>` (the person who shared it, \
-or an admin) · `forget all` (admins)"""
+Commands: `ask <question>` · `list` (the library) · `forget <file>` (the person who \
+shared it, or an admin) · `forget all` (admins) · `help`"""
+
+# The command words of every channel (Slack, Discord, the console, the web page) and of
+# the CLI, with what each takes; older names stay as aliases.
+COMMANDS = {
+    "ask": "<question>",
+    "list": "",
+    "forget": "<file> | all",
+    "help": "",
+}
+ALIASES = {"docs": "list", "documents": "list"}
 
 UNGROUNDED = (
-    "⚠️ Ungrounded: no sentence of this answer could be matched to the passages it "
-    "cites. Treat it as unverified."
+    "⚠️ Ungrounded: no sentence of this answer is stated by any of the passages found. "
+    "Treat it as unverified."
 )
+UNSUPPORTED = " ⚠️(no passage states this)"  # after each sentence no passage states
+UNSUPPORTED_NOTE = "Sentences marked ⚠️ are stated by no passage found: treat them as unverified."
 
 
 HISTORY_FALLBACK = 20  # recent messages the adapters search for PDFs shared before the bot joined
@@ -99,12 +112,14 @@ def answer_reply(answer: Answer, *, extra_warnings: Sequence[str] = ()) -> Reply
     warnings = list(extra_warnings)
     if not answer.grounded:
         warnings.append(UNGROUNDED)
+    elif answer.unsupported:
+        warnings.append(UNSUPPORTED_NOTE)
     warnings.extend(answer.notes)
     snippets = {s.n: s for s in answer.snippets}
-    sources = tuple(_source(c, snippets.get(c.n)) for c in answer.citations if c.chunk)
+    sources = tuple(_source(c, snippets.get(c.n), answer) for c in answer.citations if c.chunk)
     return Reply(
         kind="answer",
-        text=answer.text,
+        text=marked(answer),
         sources=sources,
         warnings=tuple(warnings),
         footer=footer(answer),
@@ -112,12 +127,26 @@ def answer_reply(answer: Answer, *, extra_warnings: Sequence[str] = ()) -> Reply
     )
 
 
-def _source(c: Citation, snippet: Snippet | None) -> Source:
+def marked(answer: Answer) -> str:
+    """The answer's text with each sentence no passage states marked where it ends.
+
+    An ungrounded answer is not marked sentence by sentence: its warning says it all.
+    """
+    text = answer.text
+    if not answer.grounded:
+        return text
+    for u in sorted(answer.unsupported, key=lambda u: u.at, reverse=True):
+        at = min(max(u.at, 0), len(text))
+        end = re.match(r"[.!?。]?", text[at:]).end()  # after the sentence's full stop
+        text = text[: at + end] + UNSUPPORTED + text[at + end :]
+    return text
+
+
+def _source(c: Citation, snippet: Snippet | None, answer: Answer) -> Source:
     image = None
     if snippet is not None:
-        stem = safe_filename(snippet.doc_name, suffix="").rsplit(".", 1)[0]
         image = Image(
-            filename=safe_filename(f"{c.n}-p{snippet.page}-{stem}.png", suffix=".png"),
+            filename=safe_filename(image_name(snippet, answer), suffix=".png"),
             png=snippet.png,
             title=f"[{c.n}] {snippet.doc_name}, page {snippet.page}",
         )
@@ -138,6 +167,9 @@ def footer(answer: Answer) -> str:
     )
     kept, dropped = len(answer.citations), len(answer.dropped)
     parts = [f"Mode: {mode}", f"{kept} citation{'s' if kept != 1 else ''} verified"]
+    by_checker = sum(c.reason.startswith("cited by the checker") for c in answer.citations)
+    if by_checker:
+        parts[-1] += f" ({by_checker} added by the checker)"
     if dropped:
         parts.append(f"{dropped} removed ({_reasons(answer)})")
     return " · ".join(parts)

@@ -6,8 +6,13 @@ An adapter turns a platform event into a ``Mention`` (a message for the bot),
 everything in between happens here, synchronously, so it runs in a worker
 thread. Work is serialised per channel (a question waits for
 the PDF being indexed in its channel) and indexing is bounded across
-channels. Who may forget a file is decided here from what the adapter says
-about the person (``Mention.user``, ``Mention.admin``). Markup (Block Kit,
+channels. ``forget`` acts on shares, not bytes: it removes the share it names
+(the file as someone posted it), and only the person who posted that share or
+an admin may ask (``Mention.user``, ``Mention.admin``); the document goes when
+its last share in the channel goes, and stays gone (``forgotten.py``) until
+someone posts it again. In one process, threads, tombstones and the
+adapters' de-duplication (``seen``) live in ``chat.sqlite`` in the data
+directory (``local_state.py``); several workers pass Redis ones. Markup (Block Kit,
 Discord embeds) is the adapters' job; downloading and indexing is
 ``intake.py``'s.
 """
@@ -21,9 +26,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from adapters.chat.conversations import Conversations, Threads, Turn
+from adapters.chat.conversations import Threads, Turn
+from adapters.chat.forget import forget_command
+from adapters.chat.forgotten import Forgotten, StoredForgotten
 from adapters.chat.intake import Attachment, Intake, Progress
 from adapters.chat.library import ShareRegistry, Shares
+from adapters.chat.local_state import LocalStore, StoredSeen, StoredThreads
 from adapters.chat.replies import Image, Reply, Source, answer_reply, help_reply, list_reply
 from papertrail.answer.followup import Complete, condense, wants_answer
 from papertrail.errors import PaperTrailError
@@ -57,6 +65,17 @@ class Mention:
     admin: Callable[[], bool] | None = None  # asked only when forgetting; None = not an admin
 
 
+SLOW_ANSWER_AFTER = 8.0  # seconds an LLM may take before the chat is told it is still writing
+
+
+def slow_answer_note(settings: Settings) -> str:
+    """The progress line shown while a slow model writes the answer."""
+    return (
+        "Still writing the answer: the language model is slow right now "
+        f"(I wait up to {settings.llm_timeout:g} s, then answer offline)…"
+    )
+
+
 _FORGET = re.compile(r"^(?:forget|remove|delete)\b\s*(.*)$", re.I | re.S)
 
 
@@ -69,17 +88,24 @@ class ChatService:
         settings: Settings | None = None,
         *,
         shares: Shares | None = None,  # default: a ShareRegistry in the data directory
-        threads: Threads | None = None,  # default: in this process's memory
+        threads: Threads | None = None,  # default: chat.sqlite in the data directory
+        forgotten: Forgotten | None = None,  # tombstones; default: chat.sqlite
+        seen=None,  # the adapters' de-duplication (papertrail.coord.Seen); default: chat.sqlite
         complete: Complete | None = None,
     ) -> None:
         self.pipeline = pipeline
         self.settings = settings or pipeline.settings
+        data = Path(self.settings.data_dir)
+        self.store = LocalStore(data / "chat.sqlite")  # opened only if something here uses it
         if shares is None:
-            shares = ShareRegistry(Path(self.settings.data_dir) / "shares.json")
+            shares = ShareRegistry(data / "shares.json")
         self.shares = shares
-        self.intake = Intake(pipeline, self.settings, shares)
-        self.conversations = threads if threads is not None else Conversations()
+        self.forgotten = forgotten if forgotten is not None else StoredForgotten(self.store)
+        self.seen = seen if seen is not None else StoredSeen(self.store)
+        self.intake = Intake(pipeline, self.settings, shares, self.forgotten)
+        self.conversations = threads if threads is not None else StoredThreads(self.store)
         self.complete = complete  # an LLM to condense follow-ups; None = offline rewrite
+        self.slow_answer_after = SLOW_ANSWER_AFTER
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
 
@@ -110,7 +136,9 @@ class ChatService:
         removed: list[Document] = []
         for ch in dict.fromkeys(s.channel for s in gone):
             with self._channel_lock(ch):
-                removed += self.intake.forget(ch, gone)
+                docs = self.intake.forget(ch, gone)
+                self.forgotten.bury(ch, [s for s in gone if s.channel == ch], _ids(docs))
+                removed += docs
         return removed
 
     def forget_post(self, post: str) -> list[Document]:
@@ -126,6 +154,27 @@ class ChatService:
         if thread not in self.conversations:
             return False
         return text is None or wants_answer(text, with_files=with_files)
+
+    def link(self, messages: Sequence[str], thread: str) -> None:
+        """The bot's ``messages`` (platform-qualified ids) answered in ``thread``: a reply
+        to one of them continues it, after a restart too."""
+        link = getattr(self.conversations, "link", None)
+        if callable(link) and thread and messages:
+            link(list(messages), thread)
+
+    def linked(self, message: str) -> str:
+        """The thread a bot message belongs to ("" when unknown)."""
+        linked = getattr(self.conversations, "linked", None)
+        return linked(message) if callable(linked) else ""
+
+    def close(self) -> None:
+        """Close the pipeline this service answers with (its store client, LLM connection).
+        The share registry and thread memory hold nothing open (Redis ones share the
+        coordination connection, which ``bot/wiring.py`` closes)."""
+        self.intake.close()  # its download threads
+        close = getattr(self.pipeline, "close", None)
+        if callable(close):
+            close()
 
     # -- internals ---------------------------------------------------------------
 
@@ -174,16 +223,17 @@ class ChatService:
 
         attachments = [replace(a, owner=a.owner or mention.user) for a in own]
         attachments += [a for a in mention.attachments if a.source != "message"]
-        doc_ids, warnings = self.intake.in_reach(mention.channel, attachments, progress)
+        reach = self.intake.in_reach(mention.channel, attachments, progress)
+        doc_ids, warnings, library = reach.asked, reach.warnings, reach.documents
         if not text:
-            names = ", ".join(d.name for d in self._docs(mention.channel, doc_ids))
+            names = ", ".join(d.name for d in library if d.doc_id in doc_ids)
             return Reply(
                 kind="list",
                 text=f"Indexed {names}. Mention me with a question about it.",
                 warnings=tuple(warnings),
             )
-        question, doc_ids = self._resolve(mention, text, doc_ids)
-        answer = self.pipeline.ask(mention.channel, question, doc_ids=doc_ids or None)
+        question, doc_ids = self._resolve(mention, text, doc_ids, library)
+        answer = self._ask(mention.channel, question, doc_ids, library, progress)
         cited = tuple(dict.fromkeys(c.chunk.doc_id for c in answer.citations if c.chunk))
         self.conversations.record(mention.thread, Turn(question, cited))
         reply = answer_reply(answer, extra_warnings=warnings)
@@ -191,7 +241,22 @@ class ChatService:
             reply = replace(reply, footer=f"Read as: {question} · {reply.footer}")
         return reply
 
-    def _resolve(self, mention: Mention, text: str, doc_ids: list[str]):
+    def _ask(self, channel: str, question: str, doc_ids: list[str], library, progress):
+        """The pipeline's answer; with an LLM, a progress line once it takes a while."""
+        timer = None
+        if progress is not None and self.settings.llm_configured:
+            note = slow_answer_note(self.settings)
+            timer = threading.Timer(self.slow_answer_after, progress, args=(note,))
+            timer.daemon = True
+            timer.start()
+        try:
+            return self.pipeline.ask(channel, question, doc_ids=doc_ids or None, documents=library)
+        finally:
+            if timer is not None:
+                timer.cancel()
+                timer.join()  # a line being posted lands before the answer replaces it
+
+    def _resolve(self, mention: Mention, text: str, doc_ids: list[str], library: list[Document]):
         """A follow-up made standalone against its thread, and the documents to search."""
         turns = self.conversations.turns(mention.thread)
         if not turns or doc_ids:
@@ -199,48 +264,16 @@ class ChatService:
         question = condense(self.complete, [t.question for t in turns], text)
         if question == text:
             return text, doc_ids
-        live = {d.doc_id for d in self.pipeline.documents(mention.channel)}
+        live = {d.doc_id for d in library}
         cited = [d for t in turns for d in t.doc_ids if d in live]
         return question, list(dict.fromkeys(cited))  # the thread's documents first
 
     def _forget(self, mention: Mention, target: str) -> Reply:
-        channel = mention.channel
-        if not target:
-            return Reply(
-                kind="error", text="Say which file to forget: `forget report.pdf`, or `forget all`."
-            )
-        everything = target.lower() in ("all", "everything", "*")
-        docs = self.pipeline.find(channel, None if everything else target)
-        if not docs:
-            return Reply(
-                kind="forget",
-                text=f"No document called {target} is indexed here. `list` shows what is.",
-            )
-        refusal = self._refusal(mention, docs, everything)
-        if refusal:
-            return Reply(kind="error", text=refusal)
-        gone = self.pipeline.forget(channel, None if everything else target)
-        self.shares.drop_documents(channel, {d.doc_id for d in gone})
-        names = ", ".join(d.name for d in gone)
-        return Reply(kind="forget", text=f"Forgot {names}.", documents=tuple(gone))
-
-    def _refusal(self, mention: Mention, docs: list[Document], everything: bool) -> str:
-        """Why this person may not forget ``docs``, or "" when they may."""
-        if mention.admin is not None and mention.admin():
-            return ""
-        if everything:
-            return (
-                "Only a workspace admin (or, on Discord, someone who may manage messages) "
-                "can forget every document of this channel."
-            )
-        for d in docs:
-            owners = {s.owner for s in self.shares.of_document(mention.channel, d.doc_id)}
-            if not mention.user or mention.user not in owners:
-                return (
-                    f"Only the person who shared {d.name} or an admin can make me forget it. "
-                    "Deleting the file from the channel also removes it."
-                )
-        return ""
+        return forget_command(self, mention, target)
 
     def _docs(self, channel: str, doc_ids: list[str]) -> list[Document]:
         return [d for d in self.pipeline.documents(channel) if d.doc_id in doc_ids]
+
+
+def _ids(docs: Sequence[Document]) -> set[str]:
+    return {d.doc_id for d in docs}

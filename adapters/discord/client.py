@@ -7,14 +7,12 @@ a ``Mention``: the library ``discord:<channel id>`` (a thread's parent), the
 text without the mention, its attachments, then PDFs of the message it
 replies to, then PDFs from recent history (the fallback for files shared
 before the bot). Any other message with a PDF is indexed on drop, and a
-deleted message's PDFs are forgotten (``discord_library.py``).
-Questions and drops become plain-data jobs (``jobs.py``); with a job queue
-(Redis stream, or the local journal) they are queued before any work starts
-and run from the queue, so a surviving or restarted process finishes them.
-``ChatService`` runs off the loop (``off_loop``) so heartbeats and other
-channels keep flowing while a PDF is indexed. Slash commands (``slash.py``)
-are answered directly through ``serve``. Replies are ``reply.py``/``format.py``;
-sharding is ``shards.py``.
+deleted message's PDFs are forgotten (``library.py``). Questions and drops
+are plain-data jobs (``jobs.py``), queued durably (Redis stream or local
+journal) before work starts, so a surviving or restarted process finishes
+them. ``ChatService`` runs in worker threads, so heartbeats go on while a PDF
+is indexed. Slash commands (``slash.py``) are answered directly. Replies:
+``reply.py``/``format.py``; sharding: ``shards.py``; endpoints: ``endpoints.py``.
 """
 
 from __future__ import annotations
@@ -23,18 +21,18 @@ import asyncio
 import functools
 import logging
 import re
-from collections import OrderedDict
 from collections.abc import Awaitable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import discord
-import yarl
+from cachetools import LRUCache
 
 from adapters.chat.replies import HISTORY_FALLBACK
 from adapters.chat.service import ChatService, Mention, Reply
+from adapters.discord.endpoints import use_endpoints
 from adapters.discord.files import download, pdfs, referenced_message
 from adapters.discord.format import render_reply
-from adapters.discord.jobs import drop_job, job_runner, mention_of, question_job, run_job
+from adapters.discord.jobs import drop_job, job_runner, mention_later, question_job, run_job
 from adapters.discord.library import forget_deleted
 from adapters.discord.reply import (
     NO_MENTIONS,
@@ -62,22 +60,9 @@ FAILURE = (
 )
 
 
-def use_endpoints(
-    api_url: str | None = None, gateway_url: str | None = None
-) -> tuple[str, yarl.URL]:
-    """Point every discord.py client in this process at other REST/gateway URLs.
-
-    discord.py builds each REST URL from ``Route.BASE`` and a non-sharded
-    client connects to ``DiscordWebSocket.DEFAULT_GATEWAY`` (it never asks
-    ``/gateway/bot``); both are class attributes, read at use. Returns the
-    previous values so tests can restore them.
-    """
-    previous = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
-    if api_url:
-        discord.http.Route.BASE = api_url.rstrip("/")
-    if gateway_url:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
-    return previous
+def answer_key(message_id: int) -> str:
+    """The platform-qualified id of one of the bot's messages, for ``ChatService.link``."""
+    return f"discord:answer:{message_id}"
 
 
 def build_client(
@@ -94,14 +79,10 @@ def build_client(
 ) -> discord.Client:
     """A ``discord.Client`` that answers mentions (and slash commands) with ``service``.
 
-    ``max_bytes`` caps each download; by default the service's
-    ``settings.max_pdf_bytes``. ``slash_commands``/``sync_commands`` register
-    /ask, /docs, /forget and /help and upload them to Discord at start-up.
-    ``jobs`` (a ``bot.redis.jobs.RedisJobs`` or ``adapters.chat.journal.LocalJobs``)
-    makes questions and drops durable: they are queued there and run from there,
-    so a restarted or surviving process finishes them. ``options`` go to
-    ``discord.Client`` (e.g. ``guild_ready_timeout``).
-    """
+    ``max_bytes`` caps each download (default: the service's ``max_pdf_bytes``);
+    ``slash_commands``/``sync_commands`` register the slash commands and upload them at
+    start-up; ``jobs`` (``RedisJobs`` or ``LocalJobs``) makes questions and drops
+    durable; ``options`` go to ``discord.Client`` (e.g. ``guild_ready_timeout``)."""
     if max_bytes is None:
         settings = getattr(service, "settings", None)
         max_bytes = getattr(settings, "max_pdf_bytes", MAX_DOWNLOAD_BYTES)
@@ -129,8 +110,7 @@ def run(
     gateway_url: str | None = None,
     **options,
 ) -> None:
-    """Run the bot until interrupted; the URLs (DISCORD_API_URL / DISCORD_GATEWAY_URL in
-    ``bot/config.py``) redirect it, e.g. to a loopback fake."""
+    """Run the bot until interrupted; DISCORD_API_URL/DISCORD_GATEWAY_URL redirect it."""
     use_endpoints(api_url, gateway_url)
     client = build_client(service, **options)
     client.run(token, log_handler=None)  # logging is configured by the caller
@@ -150,15 +130,18 @@ class PaperTrailClient(discord.Client):
         **options,
     ) -> None:
         options.setdefault("allowed_mentions", NO_MENTIONS)
+        # a text-only bot: "voice will NOT be supported" (no PyNaCl, no davey) is not news
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(**options)
         self.service = service
         self.history_limit = history_limit
         self.max_bytes = max_bytes
         self.progress_interval = progress_interval
         self.busy = 0  # questions being handled right now
-        self.answers: OrderedDict[int, str] = OrderedDict()  # bot message id -> conversation
+        # bot message id -> conversation; the least recently used go first
+        self.answers: LRUCache[int, str] = LRUCache(MAX_ANSWERS)
         self.sync_commands = sync_commands
-        self.tree = add_slash_commands(self) if slash_commands else None
+        self.tree = add_slash_commands(self, self.serve_interaction) if slash_commands else None
         self.jobs = jobs  # None: run each question here and now, not durably
 
     async def setup_hook(self) -> None:
@@ -191,10 +174,8 @@ class PaperTrailClient(discord.Client):
             thread = thread or f"discord:question:{message.id}"
             try:
                 job = await self._question(message, thread)
-            except Exception:
-                log.exception("could not read the question")
-                await self.serve(_failed(), MessageSink(message), thread)
-                return
+            except Exception:  # logged, and answered with an apology by serve
+                return await self.serve(_failed(), MessageSink(message), thread)
             await self.submit(job)
         elif pdfs(message):
             await self.submit(drop_job(message))
@@ -203,15 +184,11 @@ class PaperTrailClient(discord.Client):
         """Run ``job`` now, or queue it durably when jobs are configured."""
         if self.jobs is not None:
             try:  # journal/stream I/O off the loop; the job comes back through job_runner
-                await self.off_loop(functools.partial(self.jobs.put, job, take=True))
+                await asyncio.to_thread(functools.partial(self.jobs.put, job, take=True))
                 return
             except Exception:  # e.g. Redis unreachable: answer now rather than not at all
                 log.exception("could not queue a %s job; running it here", job.get("kind"))
         await run_job(self, job)
-
-    async def off_loop(self, fn, *args):
-        """``fn(*args)`` in a worker thread: the event loop (gateway heartbeats) goes on."""
-        return await asyncio.to_thread(fn, *args)
 
     async def close(self) -> None:
         await super().close()
@@ -220,11 +197,11 @@ class PaperTrailClient(discord.Client):
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         # raw: fires for messages shared before this process started too (uncached)
-        await forget_deleted(self, payload.message_id)
+        await forget_deleted(self.service, payload.message_id)
 
     async def on_raw_bulk_message_delete(self, payload) -> None:
         for message_id in payload.message_ids:  # a moderator's purge
-            await forget_deleted(self, message_id)
+            await forget_deleted(self.service, message_id)
 
     async def _question(self, message: discord.Message, thread: str) -> dict:
         text = re.sub(rf"<@!?{self.user.id}>", " ", message.content)
@@ -251,11 +228,16 @@ class PaperTrailClient(discord.Client):
         """The conversation a message continues: a reply to one of the bot's answers, or
         a message in a thread (started from an answer, or where the bot answered)."""
         ref = message.reference
-        if ref is not None and ref.message_id in self.answers:
-            return self.answers[ref.message_id]
+        if ref is not None and ref.message_id is not None:
+            if ref.message_id in self.answers:
+                return self.answers[ref.message_id]
+            linked = self.service.linked(answer_key(ref.message_id))  # before a restart
+            if linked:
+                return linked
         channel = message.channel
         if isinstance(channel, discord.Thread):
-            return self.answers.get(channel.id, f"discord:thread:{channel.id}")
+            known = self.answers.get(channel.id) or self.service.linked(answer_key(channel.id))
+            return known or f"discord:thread:{channel.id}"
         return ""
 
     async def serve(
@@ -274,19 +256,29 @@ class PaperTrailClient(discord.Client):
                 await sink.deliver(render_reply(reply, upload_limit=sink.upload_limit))
                 for message_id in sink.sent if thread else ():
                     self.answers[message_id] = thread
-                    while len(self.answers) > MAX_ANSWERS:
-                        self.answers.popitem(last=False)
+                if thread and sink.sent:  # kept by the service: a restart remembers them
+                    keys = [answer_key(m) for m in sink.sent]
+                    await asyncio.to_thread(self.service.link, keys, thread)
             except discord.HTTPException as e:
                 log.warning("could not post the reply: %s", e)
                 await apologise(sink, e)
         finally:
             self.busy -= 1
 
+    async def serve_interaction(
+        self, interaction: discord.Interaction, text: str, files: Sequence[discord.Attachment]
+    ) -> None:
+        """A slash command (deferred already), answered like a mention of ``text``."""
+        channel = interaction.channel or self.get_partial_messageable(interaction.channel_id)
+        thread = f"discord:question:{interaction.id}"
+        job = question_job(self, channel, text, list(files), user=interaction.user, thread=thread)
+        await self.serve(mention_later(job, self.max_bytes), InteractionSink(interaction), thread)
+
     async def _reply(self, mention: Mention, sink: MessageSink | InteractionSink) -> Reply:
         loop = asyncio.get_running_loop()
         progress = ProgressMessage(sink.progress, loop, self.progress_interval)
         try:
-            return await self.off_loop(self.service.handle, mention, progress)
+            return await asyncio.to_thread(self.service.handle, mention, progress)
         except PaperTrailError as e:
             return Reply(kind="error", text=e.message)
         except Exception:
@@ -294,19 +286,6 @@ class PaperTrailClient(discord.Client):
             return Reply(kind="error", text=FAILURE)
         finally:
             await progress.finish()
-
-    async def mention_for(
-        self,
-        channel: discord.abc.Messageable,
-        text: str,
-        own: Sequence[discord.Attachment],
-        *,
-        user: discord.abc.User | None = None,
-        thread: str = "",
-    ) -> Mention:
-        """A slash command's question with its files (own first, then recent history)."""
-        job = await question_job(self, channel, text, list(own), user=user, thread=thread)
-        return mention_of(job, self.max_bytes)
 
 
 async def _failed() -> Mention:

@@ -33,18 +33,26 @@ def post_key(message_id: int) -> str:
 
 
 async def referenced_message(message: discord.Message) -> discord.Message | None:
-    """The message ``message`` replies to, when it is in the same channel."""
+    """The message ``message`` replies to, only when it is in the asking channel.
+
+    The channel is checked before anything else, including the copy Discord
+    sends along (``reference.resolved``): a reply to another channel's message
+    must not bring that channel's files into this one's answers or library.
+    """
     ref = message.reference
     if ref is None or ref.message_id is None:
         return None
-    if isinstance(ref.resolved, discord.Message):
-        return ref.resolved
-    if ref.channel_id != message.channel.id:
+    here = message.channel.id
+    if ref.channel_id != here:
         return None  # a cross-channel reference: that channel's files are not in reach
+    resolved = ref.resolved
+    if isinstance(resolved, discord.Message):
+        return resolved if resolved.channel.id == here else None
     try:
-        return await message.channel.fetch_message(ref.message_id)
+        found = await message.channel.fetch_message(ref.message_id)
     except discord.HTTPException:
         return None
+    return found if found.channel.id == here else None
 
 
 def download(url: str, name: str, size: int | None, limit: int) -> bytes:

@@ -7,7 +7,7 @@ citation, titled like "[1] report.pdf, page 3", quoting its evidence and
 showing its PNG through ``attachment://``. A
 message carries at most 10 embeds, 10 files, 6,000 embed characters and the
 upload limit in bytes, so long source lists continue in further messages.
-Sending, mentions and the progress message live in ``discord_bot.py``.
+Sending, mentions and the progress message live in ``client.py`` and ``reply.py``.
 """
 
 from __future__ import annotations

@@ -19,24 +19,39 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from typing import Protocol
 
 import discord
 
 from adapters.chat.intake import Attachment
-from adapters.chat.service import Mention
+from adapters.chat.service import ChatService, Mention
 from adapters.discord.files import download, pdfs, post_key
 from adapters.discord.library import index_drop, library, may_manage
 from adapters.discord.reply import MessageSink
 from papertrail.text.names import safe_filename
 
-if TYPE_CHECKING:
-    from adapters.discord.client import PaperTrailClient
-
 log = logging.getLogger(__name__)
 
 PROGRESS = "⏳"  # how ProgressMessage starts each status line
 STALE_SCAN = 50  # messages after a question searched for its progress reply
+
+
+class Host(Protocol):
+    """What a job needs of the Discord client (``client.PaperTrailClient``)."""
+
+    service: ChatService
+    history_limit: int  # earlier messages searched for PDFs
+    max_bytes: int  # download cap
+    user: discord.ClientUser | None
+
+    def get_channel(self, channel_id: int, /): ...
+
+    def get_partial_messageable(self, channel_id: int, /): ...
+
+    async def serve(
+        self, mention: Awaitable[Mention], sink: MessageSink, thread: str = ""
+    ) -> None: ...
 
 
 def spec(att: discord.Attachment, source: str, *, owner: str = "", post: str = "") -> dict:
@@ -90,7 +105,7 @@ async def history_specs(
 
 
 async def question_job(
-    client: PaperTrailClient,
+    client: Host,
     channel: discord.abc.Messageable,
     text: str,
     own: list[discord.Attachment],
@@ -149,18 +164,23 @@ def mention_of(job: dict, limit: int) -> Mention:
     )
 
 
-def _messageable(client: PaperTrailClient, channel_id: int):
+async def mention_later(job: Awaitable[dict], limit: int) -> Mention:
+    """The ``Mention`` of a job still being built (a slash command's question)."""
+    return mention_of(await job, limit)
+
+
+def _messageable(client: Host, channel_id: int):
     """The cached channel (it knows its guild's upload limit), else a REST-only handle."""
     return client.get_channel(channel_id) or client.get_partial_messageable(channel_id)
 
 
-async def run_job(client: PaperTrailClient, job: dict) -> None:
+async def run_job(client: Host, job: dict) -> None:
     """Carry out a job from ``question_job`` or ``drop_job`` on ``client``."""
     channel = _messageable(client, job["channel_id"])
     question = channel.get_partial_message(job["message_id"])
     if job.get("kind") == "drop":
         found = [from_spec(s, client.max_bytes) for s in job.get("attachments", ())]
-        await index_drop(client, question, found, job["library"])
+        await index_drop(client.service, question, found, job["library"], me=client.user)
         return
     sink = MessageSink(question)
     if job.get("deliveries", 1) > 1:  # taken over: keep editing the progress already shown
@@ -174,7 +194,7 @@ async def _ready(mention: Mention) -> Mention:
 
 
 async def stale_progress(
-    client: PaperTrailClient, channel: discord.abc.Messageable, question_id: int
+    client: Host, channel: discord.abc.Messageable, question_id: int
 ) -> discord.Message | None:
     """The bot's ⏳ reply to ``question_id`` left by a process that stopped, if any."""
     me = client.user
@@ -194,7 +214,7 @@ async def stale_progress(
     return None
 
 
-def job_runner(client: PaperTrailClient, loop: asyncio.AbstractEventLoop):
+def job_runner(client: Host, loop: asyncio.AbstractEventLoop):
     """The ``run(payload, done)`` a job queue calls from its threads: the job runs on
     the client's loop, and ``done()`` acknowledges it once it ran (or failed for good)."""
 

@@ -6,22 +6,21 @@ reply naming the problem). A thread's library is its parent channel's. When a
 message carrying PDFs is deleted, the library forgets them unless the same
 bytes are still shared there (``ChatService.forget_post``). Who may forget by
 command: members with Manage Messages (``may_manage``), or the sharer.
-Routing messages is ``discord_bot.py``'s job.
+These helpers get the service and the message, never the client; routing
+messages is ``client.py``'s job.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 
+from adapters.chat.service import ChatService
 from adapters.discord.files import post_key
 from adapters.discord.format import render_reply
 from adapters.discord.reply import MessageSink
-
-if TYPE_CHECKING:
-    from adapters.discord.client import PaperTrailClient
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +46,18 @@ def may_manage(channel: discord.abc.Messageable, user: discord.abc.User | None) 
 
 
 async def index_drop(
-    client: PaperTrailClient, message: discord.PartialMessage, found: list, where: str
+    service: ChatService,
+    message: discord.PartialMessage,
+    found: list,
+    where: str,
+    *,
+    me: discord.abc.User | None,
 ) -> None:
-    """Index ``found`` (the PDFs of ``message``, which did not address the bot) into
-    the library ``where``: ⏳, then ✅, or ❌ and a reply naming the problem."""
+    """Index ``found`` (the PDFs of ``message``, which did not address the bot ``me``)
+    into the library ``where``: ⏳, then ✅, or ❌ and a reply naming the problem."""
     await _react(message, INDEXING)
-    reply = await client.off_loop(client.service.index_shared, where, found)
-    await _react(message, INDEXING, client.user)
+    reply = await asyncio.to_thread(service.index_shared, where, found)
+    await _react(message, INDEXING, me)
     if reply.kind != "error":
         await _react(message, INDEXED)
         return
@@ -65,8 +69,8 @@ async def index_drop(
         log.warning("could not explain a failed drop: %s", e)
 
 
-async def forget_deleted(client: PaperTrailClient, message_id: int) -> None:
-    gone = await client.off_loop(client.service.forget_post, post_key(message_id))
+async def forget_deleted(service: ChatService, message_id: int) -> None:
+    gone = await asyncio.to_thread(service.forget_post, post_key(message_id))
     if gone:
         log.info("message %s deleted: forgot %s", message_id, ", ".join(d.name for d in gone))
 

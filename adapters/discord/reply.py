@@ -8,7 +8,7 @@ the callback the service calls from its worker thread: it schedules the edits
 on the event loop, at most one per interval, and stops before the answer.
 
 Every message is sent with mentions disabled, except the reply ping to the
-person who asked. Rendering a ``Reply`` into messages is ``discord_format.py``.
+person who asked. Rendering a ``Reply`` into messages is ``format.py``'s.
 """
 
 from __future__ import annotations

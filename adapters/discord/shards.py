@@ -14,11 +14,6 @@ from __future__ import annotations
 import discord
 
 
-def shard_of(guild_id: int, shard_count: int) -> int:
-    """The shard that receives ``guild_id``'s events (Discord's formula)."""
-    return (guild_id >> 22) % shard_count
-
-
 def client_class(base: type[discord.Client], options: dict) -> type[discord.Client]:
     """``base``, made an ``AutoShardedClient`` when ``options`` ask for shards."""
     if not options.get("shard_count"):

@@ -1,8 +1,9 @@
-"""Slash commands: /ask, /docs, /forget and /help, answered by the same ChatService.
+"""Slash commands: /ask, /list, /forget and /help (and /docs, the older name of /list).
 
 Each command defers at once (Discord wants a first response within 3 s and
-shows "PaperTrail is thinking…"), then the client's ``serve`` runs the service
-in a worker thread and the reply edits the deferred response
+shows "PaperTrail is thinking…"), then ``answer`` (the client's
+``serve_interaction``, handed in: this module does not know the client class)
+runs the service in a worker thread and the reply edits the deferred response
 (``InteractionSink``). Commands become the text commands a mention already
 understands ("list", "forget report.pdf", "help"), so the service needs
 nothing new. Left out: per-guild registration, autocomplete of file names.
@@ -10,29 +11,22 @@ nothing new. Left out: per-guild registration, autocomplete of file names.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 from discord import app_commands
 
-from adapters.discord.reply import InteractionSink
-
-if TYPE_CHECKING:
-    from adapters.discord.client import PaperTrailClient
+# (the interaction, the command as text, its attachments) -> the reply delivered
+Answer = Callable[[discord.Interaction, str, Sequence[discord.Attachment]], Awaitable[None]]
 
 
-def add_slash_commands(client: PaperTrailClient) -> app_commands.CommandTree:
-    """Register the commands on a new tree bound to ``client``."""
+def add_slash_commands(client: discord.Client, answer: Answer) -> app_commands.CommandTree:
+    """Register the commands on a new tree bound to ``client``; ``answer`` answers each."""
     tree = app_commands.CommandTree(client)
 
     async def serve(interaction: discord.Interaction, text: str, files=()) -> None:
         await interaction.response.defer(thinking=True)
-        channel = interaction.channel or client.get_partial_messageable(interaction.channel_id)
-        thread = f"discord:question:{interaction.id}"
-        mention = client.mention_for(
-            channel, text, list(files), user=interaction.user, thread=thread
-        )
-        await client.serve(mention, InteractionSink(interaction), thread)
+        await answer(interaction, text, list(files))
 
     @tree.command(name="ask", description="Ask about the PDFs in this channel, or attach one.")
     @app_commands.describe(question="Your question", file="A PDF to read before answering")
@@ -41,7 +35,11 @@ def add_slash_commands(client: PaperTrailClient) -> app_commands.CommandTree:
     ) -> None:
         await serve(interaction, question, [file] if file else [])
 
-    @tree.command(name="docs", description="List the PDFs indexed in this channel.")
+    @tree.command(name="list", description="List the PDFs indexed in this channel.")
+    async def list_(interaction: discord.Interaction) -> None:
+        await serve(interaction, "list")
+
+    @tree.command(name="docs", description="List the PDFs indexed in this channel (= /list).")
     async def docs(interaction: discord.Interaction) -> None:
         await serve(interaction, "list")
 

@@ -4,7 +4,7 @@
 (questions, DMs, thread follow-ups, PDFs shared without a mention, edits
 that turn a file into a tombstone), ``file_shared`` / ``file_deleted`` /
 ``file_unshared`` and the ``/papertrail`` command. Listeners only translate
-and queue (``slack_events``, ``slack_commands``); Bolt has already acked, so
+and queue (``events.py``, ``commands.py``); Bolt has already acked, so
 Slack's 3 s limit always holds. Serving it is ``slack_server``. Left out:
 OAuth/multi-workspace installs. With ``jobs`` (multi-worker mode) queued work
 goes to a Redis stream that every instance consumes (``bot/redis/jobs.py``,
@@ -13,11 +13,14 @@ goes to a Redis stream that every instance consumes (``bot/redis/jobs.py``,
 
 from __future__ import annotations
 
+import logging
+
 from slack_bolt import App
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from adapters.chat.dedup import SeenSet
+from adapters.chat.dedup import Seen, SeenSet
 from adapters.chat.service import ChatService
 from adapters.slack.commands import COMMAND
 from adapters.slack.events import SlackBot
@@ -51,15 +54,17 @@ def build_slack_app(
     workers: int = 8,  # threads; a channel uses at most one, the service bounds indexing
     history_limit: int = HISTORY_LIMIT,
     progress_interval: float = 1.0,
-    seen: SeenSet | None = None,
+    seen: Seen | None = None,
     download_timeout: float = 60.0,
     jobs=None,
 ) -> App:
     """A Bolt app serving ``service``; calls ``auth.test`` at once.
 
-    ``api_url`` (``SLACK_API_URL``) points the Web API elsewhere, e.g. a test
-    server. Pass a shared ``seen`` when several apps must not answer twice, and
-    ``jobs`` (``bot/redis/jobs.py``) so that a dead worker's work is taken over.
+        ``api_url`` (``SLACK_API_URL``) points the Web API elsewhere, e.g. a test
+        server. Deliveries already seen are the service's (``chat.sqlite`` in the data
+    directory, so a restart does not answer a retry twice); pass a shared ``seen``
+    when several apps must not answer twice, and
+        ``jobs`` (``bot/redis/jobs.py``) so that a dead worker's work is taken over.
     """
     kwargs = {}
     if api_url:
@@ -69,6 +74,7 @@ def build_slack_app(
         retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=2)],  # honours Retry-After
         **kwargs,
     )
+    logging.getLogger("slack_bolt.App").addFilter(_same_token)
     app = App(client=client, signing_secret=signing_secret or "", name="papertrail")
     downloader = SlackDownloader(
         bot_token, max_bytes=max_pdf_bytes, timeout=download_timeout, client=client
@@ -77,7 +83,7 @@ def build_slack_app(
         service,
         client,
         downloader,
-        seen=seen if seen is not None else SeenSet(),  # an empty set is falsy
+        seen=seen if seen is not None else _own_seen(service),
         worker=ChannelWorker(workers),
         history_limit=history_limit,
         progress_interval=progress_interval,
@@ -108,8 +114,19 @@ def build_slack_app(
     return app
 
 
+def _own_seen(service) -> Seen:
+    """The service's seen-set (on disk: survives a restart); in memory for a bare service."""
+    own = getattr(service, "seen", None)
+    return own if own is not None else SeenSet()
+
+
 def _listener(bot: SlackBot):
     def listener(body, event, context):
         bot.on_event(body, event, context.bot_user_id or "")
 
     return listener
+
+
+def _same_token(record: logging.LogRecord) -> bool:
+    """Drop Bolt's "`token` will be unused": it reads SLACK_BOT_TOKEN, which our client holds."""
+    return record.getMessage() != warning_client_prioritized_and_token_skipped()

@@ -6,25 +6,24 @@ the person who typed them, through ``response_url`` (ephemeral). ``ask``
 answers in the channel for everyone: the question is posted as a message and
 the answer goes into its thread, with page images, so the thread is a
 conversation the asker can follow up in without a mention. Who may forget is
-decided by the service, from ``users.info`` (``SlackBot.is_admin``).
+decided by the service, from ``users.info`` (``SlackBot.is_admin``). The
+command gets the service and a ``CommandSeat`` (how to open a thread, who is an
+admin), not the app, so it does not depend on ``events.py``.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from slack_sdk.errors import SlackApiError
 
-from adapters.chat.replies import Reply
-from adapters.chat.service import Mention
+from adapters.chat.replies import ALIASES, COMMANDS, Reply
+from adapters.chat.service import ChatService, Mention
 from adapters.slack.format import escape, reply_messages
 from adapters.slack.ids import library, thread_key
 from adapters.slack.reply import ThreadResponder
-
-if TYPE_CHECKING:
-    from adapters.slack.events import SlackBot
 
 log = logging.getLogger(__name__)
 
@@ -36,42 +35,48 @@ USAGE = (
 Respond = Callable[..., object]  # Bolt's respond(): posts to the command's response_url
 
 
-def run_command(bot: SlackBot, command: dict, respond: Respond) -> None:
+@dataclass(frozen=True)
+class CommandSeat:
+    """Where a command answers: ``post(channel, text)`` posts a message and returns the
+    ``ThreadResponder`` of its thread (raises ``SlackApiError``); ``is_admin(user)``."""
+
+    post: Callable[[str, str], ThreadResponder]
+    is_admin: Callable[[str], bool]
+
+
+def run_command(service: ChatService, seat: CommandSeat, command: dict, respond: Respond) -> None:
     """Carry out one ``/papertrail`` command (on the worker pool, after the ack)."""
     team = command.get("team_id", "")
     channel, user = command.get("channel_id", ""), command.get("user_id", "")
     words = (command.get("text") or "").strip().split(maxsplit=1)
     verb = words[0].lower() if words else "help"
+    verb = ALIASES.get(verb, verb)
     rest = words[1] if len(words) > 1 else ""
-    if verb not in ("ask", "list", "docs", "forget", "help"):
+    if verb not in COMMANDS:
         verb, rest = "ask", " ".join(words)  # "/papertrail What is…?" asks
     if verb == "ask":
         if not rest:
             _private(respond, Reply(kind="error", text=USAGE))
             return
-        _ask(bot, team, channel, user, rest, respond)
+        _ask(service, seat, team, channel, user, rest, respond)
         return
-    text = {"list": "list", "docs": "list", "help": "help"}.get(verb, f"forget {rest}".strip())
+    text = verb if verb != "forget" else f"forget {rest}".strip()
     mention = Mention(
         channel=library(team, channel),
         text=text,
         user=user,
-        admin=lambda: bot.is_admin(user),
+        admin=lambda: seat.is_admin(user),
     )
-    reply = bot.service.handle(mention)
+    reply = service.handle(mention)
     if verb == "help":
         reply = Reply(kind="help", text=f"{reply.text}\n\n{USAGE}")
     _private(respond, reply)
 
 
-def _ask(bot: SlackBot, team: str, channel: str, user: str, question: str, respond) -> None:
+def _ask(service, seat: CommandSeat, team, channel, user, question: str, respond) -> None:
     try:
-        posted = bot.client.chat_postMessage(
-            channel=channel,
-            text=f"<@{user}> asked: {escape(question)}",  # the only mention: who asked
-            parse="none",
-            unfurl_links=False,
-        )
+        # the only mention: who asked
+        responder = seat.post(channel, f"<@{user}> asked: {escape(question)}")
     except SlackApiError as err:
         error = err.response.get("error", "error")
         log.warning("posting a /papertrail question failed: %s", error)
@@ -82,16 +87,14 @@ def _ask(bot: SlackBot, team: str, channel: str, user: str, question: str, respo
         )
         _private(respond, Reply(kind="error", text=text))
         return
-    ts = posted["ts"]
-    responder = ThreadResponder(bot.client, channel, ts, interval=bot.progress_interval)
     mention = Mention(
         channel=library(team, channel),
         text=question,
         user=user,
-        thread=thread_key(team, channel, ts),
-        admin=lambda: bot.is_admin(user),
+        thread=thread_key(team, channel, responder.thread_ts),
+        admin=lambda: seat.is_admin(user),
     )
-    responder.finish(bot.service.handle(mention, responder.progress))
+    responder.finish(service.handle(mention, responder.progress))
 
 
 def _private(respond: Respond, reply: Reply) -> None:

@@ -1,7 +1,7 @@
 """Slack events -> ``ChatService`` calls: questions, drops, follow-ups and deletions.
 
 ``SlackBot.on_event`` decides in microseconds what an event is and queues the
-work on the channel's worker (``slack_worker``): a mention or DM is a
+work on the channel's worker (``worker.py``): a mention or DM is a
 question; a reply in a thread where the bot answered is a follow-up and needs
 no mention; a PDF shared without a mention (``message``/``file_share`` or
 ``file_shared``) is indexed at once, shown by a reaction that turns from ⏳ to
@@ -12,23 +12,22 @@ dropped on (team, channel, ts) or (team, file id) through ``SeenSet``. Every
 queued unit of work is a plain-data job (``queue``/``run``: kind, ids, the
 event), so another process could run it; only strings and ``Attachment``s
 cross into the service, no Slack payload does. Gathering files is
-``slack_files``, writing the thread ``slack_reply``, commands
-``slack_commands``.
+``files.py``, writing the thread ``reply.py``, commands ``commands.py``.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import replace
 
+from cachetools import TTLCache
 from slack_bolt.context.respond import Respond
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from adapters.chat.dedup import SeenSet
 from adapters.chat.service import ChatService, Mention, Reply
-from adapters.slack.commands import run_command
+from adapters.slack.commands import CommandSeat, run_command
 from adapters.slack.files import SlackDownloader, gather, is_pdf, share_attachments
 from adapters.slack.ids import library, mentions, strip_mention, thread_key
 from adapters.slack.reply import ThreadResponder
@@ -41,6 +40,7 @@ log = logging.getLogger(__name__)
 _ADDRESSING_SUBTYPES = {None, "file_share", "thread_broadcast"}
 INDEXING, INDEXED, FAILED = "hourglass_flowing_sand", "white_check_mark", "x"
 ADMIN_TTL = 300.0  # seconds a users.info answer is trusted
+MAX_ADMINS = 10_000  # users.info answers remembered (oldest out first)
 
 
 class SlackBot:
@@ -69,7 +69,7 @@ class SlackBot:
         self.progress_interval = progress_interval
         self.signing_secret = signing_secret
         self.bot_user_id = ""  # learnt from the first event's context
-        self._admins: dict[str, tuple[float, bool]] = {}  # user -> (checked at, admin)
+        self._admins: TTLCache[str, bool] = TTLCache(MAX_ADMINS, ADMIN_TTL)  # user -> admin
 
     # -- routing (on Bolt's thread: cheap, never blocks) --------------------------
 
@@ -170,7 +170,10 @@ class SlackBot:
             gone = self.service.forget_files([job["file_id"]], where)
             log.info("file %s deleted: forgot %d document(s)", job["file_id"], len(gone))
         elif kind == "command":
-            run_command(self, job["command"], Respond(response_url=job["response_url"]))
+            seat = CommandSeat(post=self.post_question, is_admin=self.is_admin)
+            run_command(
+                self.service, seat, job["command"], Respond(response_url=job["response_url"])
+            )
 
     def _responder(
         self, channel: str, thread_ts: str, progress_ts: str | None = None
@@ -182,6 +185,13 @@ class SlackBot:
             interval=self.progress_interval,
             progress_ts=progress_ts,
         )
+
+    def post_question(self, channel: str, text: str) -> ThreadResponder:
+        """Post ``text`` (a slash command's question) in ``channel``; its thread's responder."""
+        posted = self.client.chat_postMessage(
+            channel=channel, text=text, parse="none", unfurl_links=False
+        )
+        return self._responder(channel, posted["ts"])
 
     def answer(self, team: str, event: dict, responder: ThreadResponder | None = None) -> None:
         """Gather the files, ask the service, write the thread."""
@@ -229,17 +239,16 @@ class SlackBot:
 
     def is_admin(self, user: str) -> bool:
         """Workspace admin or owner, by ``users.info`` (needs ``users:read``)."""
-        now = time.monotonic()
         cached = self._admins.get(user)
-        if cached and now - cached[0] < ADMIN_TTL:
-            return cached[1]
+        if cached is not None:
+            return cached
         try:
             info = self.client.users_info(user=user).get("user") or {}
         except SlackApiError as err:
             log.warning("users.info failed: %s", err.response.get("error"))
             return False  # unknown: refuse, the refusal says who may
         admin = bool(info.get("is_admin") or info.get("is_owner"))
-        self._admins[user] = (now, admin)
+        self._admins[user] = admin
         return admin
 
     def _react(self, channel: str, ts: str, name: str, *, remove: bool = False) -> None:

@@ -1,18 +1,30 @@
 """Serving a Bolt app: the Events API over HTTP, or a Socket Mode connection.
 
 ``run_http`` serves ``/slack/events`` (signed event and slash-command
-requests) and ``/healthz``; ``run_socket_mode`` needs an ``xapp-`` token.
-What the listeners do is ``slack_events.py``'s and ``slack_commands.py``'s.
+requests) and ``/healthz`` on a bounded server (``adapters/http_bounds.py``:
+capped connections and threads, a deadline per request), and nothing is
+parsed before ``admission.admit`` has checked its size, timestamp and
+signature; ``run_socket_mode`` needs an
+``xapp-`` token.
+What the listeners do is ``events.py``'s and ``commands.py``'s.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 from slack_bolt import App, BoltRequest
 
+from adapters.http_bounds import (
+    MAX_CONNECTIONS,
+    MAX_THREADS,
+    REQUEST_SECONDS,
+    SOCKET_TIMEOUT,
+    BoundedHTTPServer,
+)
+from adapters.slack.admission import Refusal, admit
 from papertrail.errors import PaperTrailError
 
 log = logging.getLogger(__name__)
@@ -21,16 +33,22 @@ EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
 
 
-class _EventServer(ThreadingHTTPServer):
-    # socketserver listens with a backlog of 5: a burst of deliveries (Slack retries,
-    # many channels at once) got connections reset while the accept loop was busy.
-    request_queue_size = 128
-
-
-def make_http_server(app: App, port: int, host: str = "0.0.0.0") -> ThreadingHTTPServer:
-    """A threaded server for ``/slack/events`` and ``/healthz`` (port 0 = any free port)."""
+def make_http_server(
+    app: App,
+    port: int,
+    host: str = "0.0.0.0",
+    *,
+    max_connections: int = MAX_CONNECTIONS,
+    max_threads: int = MAX_THREADS,
+    request_seconds: float = REQUEST_SECONDS,
+) -> BoundedHTTPServer:
+    """A bounded server for ``/slack/events`` and ``/healthz`` (port 0 = any free port)."""
+    secret = getattr(getattr(app, "papertrail", None), "signing_secret", None) or ""
 
     class Handler(BaseHTTPRequestHandler):
+        timeout = SOCKET_TIMEOUT  # per read: a silent client is dropped, not waited for
+        default_request_version = "HTTP/1.0"  # so even a garbled request line gets a status
+
         def do_GET(self):
             if self.path.partition("?")[0] == HEALTH_PATH:
                 self._send(200, {}, "ok")
@@ -38,14 +56,23 @@ def make_http_server(app: App, port: int, host: str = "0.0.0.0") -> ThreadingHTT
                 self._send(404, {}, "not found")
 
         def do_POST(self):
+            self.close_connection = True  # one request per connection: no idle keep-alive
             path, _, query = self.path.partition("?")
             if path != EVENTS_PATH:
                 self._send(404, {}, "not found")
                 return
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length).decode("utf-8")
+            body = admit(self.headers, self.rfile, secret)
+            if isinstance(body, Refusal):
+                log.info("refused a request to %s: %s %s", path, body.status, body.reason)
+                self._send(body.status, {}, body.reason)
+                return
             headers = {k.lower(): self.headers.get_all(k) for k in self.headers}
-            response = app.dispatch(BoltRequest(body=body, query=query, headers=headers))
+            try:
+                response = app.dispatch(BoltRequest(body=body, query=query, headers=headers))
+            except Exception:
+                log.exception("Bolt failed on a signed request")
+                self._send(500, {}, "internal error")
+                return
             self._send(response.status, response.headers, response.body)
 
         def _send(self, status: int, headers: dict, body) -> None:
@@ -63,9 +90,13 @@ def make_http_server(app: App, port: int, host: str = "0.0.0.0") -> ThreadingHTT
         def log_message(self, format, *args):
             log.debug("http: " + format, *args)
 
-    server = _EventServer((host, port), Handler)
-    server.daemon_threads = True
-    return server
+    return BoundedHTTPServer(
+        (host, port),
+        Handler,
+        max_connections=max_connections,
+        max_threads=max_threads,
+        request_seconds=request_seconds,
+    )
 
 
 def run_http(app: App, port: int, host: str = "0.0.0.0") -> None:

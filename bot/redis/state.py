@@ -4,7 +4,7 @@ In multi-worker mode (``REDIS_URL``) any worker may receive the deletion of a
 file another worker indexed, or the follow-up in a thread another worker
 answered, and Slack instances have no disk that outlives a restart; so the
 ``Shares`` of ``library.py`` and the ``Threads`` of ``conversations.py`` live
-here in Redis, under the same ``papertrail:`` prefix as ``redis_coord.py``.
+here in Redis, under the same ``papertrail:`` prefix as ``coord.py``.
 
 Shares: one hash per channel (``shares:<channel key>``, field = platform file
 id, value = the ``Share`` as JSON), with two index sets to find them from a
@@ -15,17 +15,23 @@ Removing one is ``HGET`` + ``HDEL`` in one ``MULTI``, so when two workers get
 the same deletion exactly one of them is handed the share to forget.
 
 Threads: one list per thread (``thread:<thread key>``) of JSON turns, trimmed
-to the last ``MAX_TURNS`` and expiring ``THREAD_TTL`` after the last answer.
-Left out: Redis Cluster (keys are not hash-tagged) and migrating an existing
-``shares.json`` into Redis.
+to the last ``MAX_TURNS`` and expiring ``THREAD_TTL`` after the last answer;
+``link:<message key>`` names the thread a bot message belongs to, same TTL.
+Tombstones (``forgotten.py``): per channel, a hash ``forgotten-files:<channel
+key>`` (field = platform file id, value = JSON list of the posts that carried
+it) and a set ``forgotten-docs:<channel key>`` of document ids; like shares
+they never expire. Left out: Redis Cluster (keys are not hash-tagged) and
+migrating an existing ``shares.json`` into Redis.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 
 from adapters.chat.conversations import MAX_TURNS, Turn
+from adapters.chat.forgotten import covers
 from adapters.chat.library import Share
 from bot.redis.coord import PREFIX, key_of
 
@@ -81,6 +87,10 @@ class RedisShares:
         """The live shares of one document in one channel."""
         return [s for s in self._all(channel) if s.doc_id == doc_id]
 
+    def of_channel(self, channel: str) -> list[Share]:
+        """Every live share in one channel."""
+        return self._all(channel)
+
     def drop_documents(self, channel: str, doc_ids: set[str]) -> None:
         """Forget every share of these documents in ``channel`` (after ``forget``)."""
         for share in self._all(channel):
@@ -129,6 +139,18 @@ class RedisThreads:
         rows = [json.loads(r) for r in self.client.lrange(self._key(thread), 0, -1)]
         return [Turn(r["question"], tuple(r["doc_ids"])) for r in rows]
 
+    def link(self, messages: list[str], thread: str) -> None:
+        """The bot's ``messages`` belong to ``thread``: a reply to one continues it."""
+        with self.client.pipeline() as pipe:
+            for m in messages:
+                pipe.set(f"{self.prefix}link:{key_of(m)}", thread, ex=self.ttl)
+            pipe.execute()
+
+    def linked(self, message: str) -> str:
+        """The thread a bot message belongs to ("" when unknown or expired)."""
+        found = self.client.get(f"{self.prefix}link:{key_of(message)}")
+        return found.decode() if found else ""
+
     def record(self, thread: str, turn: Turn) -> None:
         if not thread:
             return
@@ -137,4 +159,39 @@ class RedisThreads:
             pipe.rpush(key, json.dumps({"question": turn.question, "doc_ids": turn.doc_ids}))
             pipe.ltrim(key, -MAX_TURNS, -1)
             pipe.expire(key, self.ttl)
+            pipe.execute()
+
+
+class RedisForgotten:
+    """``Forgotten`` (tombstones) kept in Redis, the same for every worker."""
+
+    def __init__(self, client, *, prefix: str = PREFIX) -> None:
+        self.client, self.prefix = client, prefix
+
+    def _files(self, channel: str) -> str:
+        return f"{self.prefix}forgotten-files:{key_of(channel)}"
+
+    def _docs(self, channel: str) -> str:
+        return f"{self.prefix}forgotten-docs:{key_of(channel)}"
+
+    def bury(self, channel: str, shares: Sequence[Share], doc_ids: Iterable[str]) -> None:
+        for share in shares:  # read-merge-write: a lost race only loses a post, never the file
+            known = self.client.hget(self._files(channel), share.file)
+            posts = set(json.loads(known) if known else []) | {share.post}
+            self.client.hset(self._files(channel), share.file, json.dumps(sorted(posts)))
+        docs = sorted(set(doc_ids))
+        if docs:
+            self.client.sadd(self._docs(channel), *docs)
+
+    def buried(self, channel: str, file: str, post: str) -> bool:
+        known = self.client.hget(self._files(channel), file)
+        return known is not None and covers(json.loads(known), post)
+
+    def buried_document(self, channel: str, doc_id: str) -> bool:
+        return bool(self.client.sismember(self._docs(channel), doc_id))
+
+    def lift(self, channel: str, file: str, doc_id: str) -> None:
+        with self.client.pipeline() as pipe:
+            pipe.hdel(self._files(channel), file)
+            pipe.srem(self._docs(channel), doc_id)
             pipe.execute()

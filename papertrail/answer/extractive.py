@@ -1,18 +1,22 @@
 """The offline answerer: states a table figure, or quotes the sentences that answer.
 
 ``ExtractiveGenerator`` implements the ``Generator`` protocol without an LLM.
-For a question about an amount that a retrieved table holds, it states the
-row, the year and the value with its unit (``table_answer``). Otherwise it
-takes the quotable sentences of each excerpt (``quotable``: no headings,
-labels, column headings or sentences cut by the excerpt), scores each against
-the question by the question's rarity-weighted words and figures it contains,
-by embedding cosine when an embedder is given, and by the excerpt's rank, and
-quotes the best few that do not repeat each other, one per line, each with the
-``[n]`` of its excerpt: the best excerpt's sentences first, each excerpt's in
-reading order. When nothing scores well enough it returns the refusal
-sentence. It never paraphrases prose, so its citations pass verification by
-construction; it does not compute, compare or summarise, and it leaves the
-"extractive" label to the caller.
+When a retrieved table holds the row the question names, it states the row,
+the year and the value with its unit (``tables``), unless the question asks why
+or how. Otherwise it takes the quotable sentences of each excerpt (``quotable``:
+no headings, labels, page numbers, lead-ins, bare table rows, boilerplate or
+sentences cut by the excerpt), sets aside those that cannot answer (no amount
+when the question asks for one or names a period; only other years than the
+one asked), scores the rest against the question by its rarity-weighted words
+and figures, by embedding cosine when an embedder is given, and by the
+excerpt's rank, and quotes the best few that do not repeat each other, one per
+line, each with the ``[n]`` of its excerpt: the best excerpt's sentences first,
+each excerpt's in reading order. A question that asks two things ("which
+hardware ..., and how long ...?") gets the best sentence for each. When nothing
+answers it returns the refusal sentence, with the closest passages as notes
+(passages to read, not an answer). It never paraphrases prose, so its
+citations pass verification by construction; it does not compute, compare or
+summarise, and it leaves the "extractive" label to the caller.
 """
 
 from __future__ import annotations
@@ -27,10 +31,10 @@ from papertrail.answer.quotable import quotable
 from papertrail.answer.tables import figure_answer
 from papertrail.protocols import Embedder
 from papertrail.settings import REFUSAL
+from papertrail.text.coverage import coverage
 from papertrail.text.figures import claim_figures, excerpt_numbers
 from papertrail.text.words import content_words, rarity, stem
 from papertrail.types import Draft, Hit
-from papertrail.verify.verify import coverage
 
 MIN_RELEVANCE = 0.3  # best sentence must reach this (0..1) or the answer is a refusal
 KEEP_RATIO = 0.7  # further sentences must score this share of the best one
@@ -42,9 +46,27 @@ FOCUS_RARITY = 1.5  # rarer than everyday words: "chief" 1.9, "many" 1.1 (words.
 FOCUS_SIM = 0.6  # cosine at which a sentence answers the question without its focus words
 SHORTLIST = 12  # sentences per question scored with the embedding model
 OPENS_PENALTY = 0.05  # an excerpt's first sentence may have begun in the excerpt before
+CLOSEST = 2  # passages offered, as passages, when nothing answers
+PASSAGE_CHARS = 200  # characters of each such passage shown
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+# Where a second question starts inside one: "..., and how long did it take?"
+_PART = re.compile(r",?\s+and\s+(?=(?:how|what|which|when|where|who|why)\b)", re.I)
+# Asks for an amount outright: a sentence without one does not answer it
+_AMOUNT_ASKED = re.compile(
+    r"\bhow (?:much|many)\b|\b(?:amount|number|total|percentage|value|cost|price)\b"
+    r"|\bin (?:usd|us\$|\$|dollars|thousands|millions|billions|percent)",
+    re.I,
+)
 _QUANTITY = re.compile(
     r"\bhow (much|many|large|big|long|often)\b|\b(amount|number|total|percent(age)?|rate|"
     r"ratio|value|size|cost|price|revenue|income|sales|margin|score|figure)s?\b",
+    re.I,
+)
+
+# Questions that ask for a reason or a description, which one table figure does not give
+_EXPLAIN = re.compile(
+    r"\s*(?:why|how(?! (?:much|many|large|big|long|often))|describe|explain"
+    r"|what (?:drove|caused))\b",
     re.I,
 )
 
@@ -68,11 +90,20 @@ class ExtractiveGenerator:
         self.max_sentences = max(1, max_sentences)
 
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
-        if _QUANTITY.search(question) and (figure := figure_answer(question, hits)):
+        if not _EXPLAIN.match(question) and (figure := figure_answer(question, hits)):
             return Draft(text=_cite(*figure), mode=self.mode)
         chosen = self.select(question, hits)
-        if not chosen:
-            return Draft(text=REFUSAL, mode=self.mode)
+        parts = _parts(question)
+        if chosen and len(parts) > 1:  # each part's best sentence first, then the rest
+            best: list[_Candidate] = []
+            for p in parts:  # the best sentence for this part that no other part took
+                got = [c for c in self.select(p, hits) if c.text not in {b.text for b in best}]
+                best += [max(got, key=lambda c: c.score)] if got else []
+            ranked = sorted(chosen, key=lambda c: -c.score)
+            merged = list({(c.hit, c.text): c for c in [*best, *ranked]}.values())
+            chosen = _readable(merged[: max(self.max_sentences, len(best))], hits)
+        if not chosen:  # say so, and show where the documents come closest
+            return Draft(text=REFUSAL, mode=self.mode, notes=closest_passages(hits))
         lines = [_cite(c.text, c.hit) for c in chosen]
         return Draft(text="\n".join(lines), mode=self.mode)
 
@@ -82,8 +113,17 @@ class ExtractiveGenerator:
         pool = [(n, q.text) for n, q in quotes]
         if not pool or not content_words(question):
             return []
-        wants_figures = bool(_QUANTITY.search(question))
+        wants_figures = bool(_QUANTITY.search(question)) and not _EXPLAIN.match(question)
         lexical = [coverage(question, s, hits[n - 1].chunk.section)[0] for n, s in pool]
+        # what does not answer: no amount when one is asked, or only other periods than asked
+        years = set(_YEAR.findall(question))
+        blocked = set()
+        # an amount asked outright, or for a period: "net sales in 2017"
+        needs_amount = wants_figures and bool(_AMOUNT_ASKED.search(question) or years)
+        for k, (_, s) in enumerate(pool):
+            said = set(_YEAR.findall(s))
+            if (needs_amount and not _states_amount(s)) or (years and said and not said & years):
+                blocked.add(k)
         bonus = [
             RANK_BONUS * (1 - (n - 1) / max(1, len(hits)))
             + (QUANTITY_BONUS if wants_figures and _states_amount(q.text) else 0.0)
@@ -92,6 +132,7 @@ class ExtractiveGenerator:
         ]
         # Only the lexically best few are embedded: that bounds the cost per question.
         shortlist = sorted(range(len(pool)), key=lambda k: -(lexical[k] + bonus[k]))
+        shortlist = [k for k in shortlist if k not in blocked]
         shortlist = [k for k in shortlist[:SHORTLIST] if lexical[k] > 0 or self.embedder]
         sims = self._similarities(question, [pool[k][1] for k in shortlist])
         focus = self._focus(question, hits)
@@ -123,12 +164,7 @@ class ExtractiveGenerator:
             chosen.append(c)
         if wants_figures and _states_amount(chosen[0].text):  # the best states an amount:
             chosen = [c for c in chosen if _states_amount(c.text)]  # the rest must add one too
-        # Readable order: excerpts by their best sentence, each excerpt's in reading order.
-        order = {(n, s): k for k, (n, s) in enumerate(pool)}
-        first = {}
-        for rank, c in enumerate(chosen):
-            first.setdefault(c.hit, rank)
-        return sorted(chosen, key=lambda c: (first[c.hit], order[(c.hit, c.text)]))
+        return _readable(chosen, hits)
 
     @staticmethod
     def _focus(question: str, hits: Sequence[Hit]) -> frozenset[str]:
@@ -152,6 +188,33 @@ class ExtractiveGenerator:
             return None
         vecs = np.asarray(self.embedder.embed([question, *sentences]))
         return vecs[1:] @ vecs[0]
+
+
+def _readable(chosen: list[_Candidate], hits: Sequence[Hit]) -> list[_Candidate]:
+    """Excerpts in the order of their best sentence (``chosen`` is best first), each
+    excerpt's sentences in reading order."""
+    first: dict[int, int] = {}
+    for rank, c in enumerate(chosen):
+        first.setdefault(c.hit, rank)
+    return sorted(chosen, key=lambda c: (first[c.hit], hits[c.hit - 1].chunk.text.find(c.text)))
+
+
+def _parts(question: str) -> list[str]:
+    """The questions one question asks: "What hardware was used and how long did it
+    take?" asks two. One part when it asks one thing."""
+    parts = [p.strip(" ,?") for p in _PART.split(question)]
+    return [p for p in parts if len(content_words(p)) >= 2] if len(parts) > 1 else [question]
+
+
+def closest_passages(hits: Sequence[Hit]) -> tuple[str, ...]:
+    """Notes naming the best-ranked excerpts as passages to read, not as an answer."""
+    out = []
+    for h in hits[:CLOSEST]:
+        text = " ".join(h.chunk.text.split())
+        if len(text) > PASSAGE_CHARS:
+            text = text[:PASSAGE_CHARS].rsplit(" ", 1)[0] + " ..."
+        out.append(f'Closest passage ({h.chunk.doc_name}, page {h.chunk.page}): "{text}"')
+    return tuple(out)
 
 
 def _states_amount(text: str) -> bool:

@@ -1,28 +1,32 @@
 """LLM answers from Groq or any OpenAI-compatible server, with an offline fallback.
 
 Builds the prompt (numbered excerpts labelled with file and page, rules for
-citing and refusing, excerpts fenced as data), calls the provider with bounded
-retries that honour its rate-limit headers (read by ``retry_after``), keeps
-the daily token budget, and falls back to another Generator (the extractive
-one) with a user-facing note when the provider is down, rate limited, out of
-tokens or rejects the key. Raw provider bodies carry organisation ids: they
-only reach the log, redacted. Not here: checking citations (``verify``), the
-extractive answerer, streaming.
+citing and refusing, excerpts fenced as data), calls the provider within one
+deadline per answer (``PAPERTRAIL_LLM_TIMEOUT``, retries included), keeps the
+daily token budget, and falls back to another Generator (the extractive one)
+with a user-facing note when the provider is down, rate limited, out of
+tokens, too slow or rejects the key. Only fast failures are retried (429 and
+5xx, honouring rate-limit headers read by ``retry_after``, and refused or
+dropped connections), and only when the wait fits in the deadline: after a
+timeout the server may still be working on the request, and a retry would
+queue behind it. The answer's ``mode`` is the model the server says answered.
+Raw provider bodies carry organisation ids: they only reach the log, redacted.
+Not here: checking citations (``verify``), the extractive answerer, streaming.
 """
 
 from __future__ import annotations
 
 import logging
 import random
-import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import groq
 import httpx
 
 from papertrail.answer.budget import TokenBudget, estimate_tokens
+from papertrail.answer.failures import Failure as _Failure
+from papertrail.answer.failures import redact
 from papertrail.answer.prompt import SYSTEM_PROMPT, build_messages, clean_output, excerpt_label
 from papertrail.answer.retry_after import parse_retry_after
 from papertrail.errors import PaperTrailError
@@ -46,48 +50,6 @@ MAX_ANSWER_TOKENS = 600  # a short cited answer; also bounds what one call can c
 MAX_WAIT = 20.0  # seconds; a longer retry-after means "not now": fall back at once
 BASE_DELAY = 0.5  # seconds before the first retry without retry-after, doubled each time
 
-_SECRET = re.compile(r"\b(org|gsk|sk|proj|user|key)([-_])[A-Za-z0-9_-]{4,}", re.IGNORECASE)
-
-
-def redact(body: object, limit: int = 300) -> str:
-    """A provider body fit for the log: ids and keys masked, truncated."""
-    text = _SECRET.sub(lambda m: f"{m.group(1)}{m.group(2)}[redacted]", str(body))
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-# -- calling a provider with retries -------------------------------------------
-
-
-@dataclass(eq=False)  # not frozen: raising sets __traceback__ and __cause__
-class _Failure(Exception):
-    """One failed call, already stripped down to what decides the next step."""
-
-    kind: str  # "status" | "timeout" | "connection" | "reply"
-    status: int = 0
-    retry_after: float | None = None
-    body: str = ""  # raw provider text: for the (redacted) log only
-
-    @property
-    def daily(self) -> bool:
-        low = self.body.lower()
-        return self.status == 429 and ("per day" in low or "(tpd)" in low or "(rpd)" in low)
-
-    @property
-    def retryable(self) -> bool:
-        return (
-            self.kind in ("timeout", "connection")
-            or self.status in (408, 409, 429)
-            or (self.status >= 500)
-        )
-
-    @property
-    def reason(self) -> str:
-        if self.status == 429:
-            return "rate limited"
-        if self.status >= 500:
-            return "server error"
-        return {"timeout": "timed out", "connection": "could not connect"}.get(self.kind, "")
-
 
 class _ChatGenerator:
     """The retry loop, budget and fallback shared by both providers."""
@@ -110,12 +72,21 @@ class _ChatGenerator:
         self.fallback = fallback
         self.budget = budget
         self.retries = settings.llm_retries
+        self.deadline = settings.llm_timeout  # seconds for one answer, retries included
         self.base_delay = base_delay
         self.max_wait = max_wait
 
-    def _complete(self, messages: list[dict[str, str]]) -> tuple[str, int | None]:
-        """(answer text, total tokens used if reported); raises ``_Failure``."""
+    def _complete(
+        self, messages: list[dict[str, str]], timeout: float
+    ) -> tuple[str, int | None, str]:
+        """(answer text, total tokens used if reported, model that answered); waits at
+        most ``timeout`` seconds; raises ``_Failure``."""
         raise NotImplementedError
+
+    def complete(self, messages: list[dict[str, str]]) -> str:
+        """One plain chat call (no retry, budget or fallback): the ``ChatModel`` seam that
+        condenses follow-ups (``followup.condense``, which falls back on failure)."""
+        return self._complete(messages)[0]
 
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
         if not hits:
@@ -128,15 +99,18 @@ class _ChatGenerator:
             else:
                 why = "Today's LLM token budget (PAPERTRAIL_DAILY_TOKENS) is used up"
             return self._fall_back(question, hits, why)
-        attempt = 0
+        attempt, ends = 0, time.monotonic() + self.deadline
         while True:
             try:
-                text, used = self._complete(messages)
+                left = ends - time.monotonic()
+                if left <= 0:
+                    raise _Failure("timeout")
+                text, used, served = self._complete(messages, left)
                 self.budget.spend(used if used else estimate)
                 text = clean_output(text)
                 if not text:
                     raise _Failure("reply", body="empty answer")
-                return Draft(text=text, mode=self.model)
+                return Draft(text=text, mode=served or self.model)
             except _Failure as f:
                 log.warning(
                     "%s call failed (%s, HTTP %s, attempt %d of %d, model %s): %s",
@@ -146,7 +120,7 @@ class _ChatGenerator:
                 why = self._give_up(f)
                 if why is None and attempt < self.retries:
                     wait = self._wait(attempt, f.retry_after)
-                    if wait is not None:
+                    if wait is not None and time.monotonic() + wait < ends:
                         time.sleep(wait)
                         attempt += 1
                         continue
@@ -162,12 +136,19 @@ class _ChatGenerator:
             return f"{self.provider}'s daily token limit is used up"
         if f.kind == "reply":
             return f"{self.provider} sent an unusable reply"
+        if f.kind == "timeout":  # never retried: the server may still be working on it
+            return self._unavailable(f)
         if not f.retryable:
             hint = f", check {self.model_env}" if f.status == 404 else ""
             return f"{self.provider} could not answer (HTTP {f.status}{hint})"
         return None
 
     def _unavailable(self, f: _Failure) -> str:
+        if f.kind == "timeout":
+            return (
+                f"{self.provider} did not answer within {self.deadline:g} s "
+                "(PAPERTRAIL_LLM_TIMEOUT)"
+            )
         return f"{self.provider} is unavailable right now ({f.reason})"
 
     def _wait(self, attempt: int, retry_after: float | None) -> float | None:
@@ -194,19 +175,21 @@ class GroqGenerator(_ChatGenerator):
     def __init__(self, settings: Settings, *, fallback: Generator, budget: TokenBudget, **kw):
         super().__init__(settings, settings.groq_model, fallback=fallback, budget=budget, **kw)
         self.client = groq.Groq(
-            api_key=settings.groq_api_key,
+            # a local server behind GROQ_BASE_URL needs no key; the client wants one
+            api_key=settings.groq_api_key or "no-key",
             base_url=settings.groq_base_url or None,
             max_retries=0,  # our loop retries, so budget and fallback see every failure
             timeout=settings.llm_timeout,
         )
 
-    def _complete(self, messages: list[dict[str, str]]) -> tuple[str, int | None]:
+    def _complete(self, messages: list[dict[str, str]], timeout: float):
         try:
             reply = self.client.chat.completions.create(
                 model=self.model,
                 messages=messages,  # type: ignore[arg-type]
                 temperature=0,
                 max_tokens=MAX_ANSWER_TOKENS,
+                timeout=timeout,
             )
         except groq.APITimeoutError:
             raise _Failure("timeout") from None
@@ -221,7 +204,7 @@ class GroqGenerator(_ChatGenerator):
         if not reply.choices:
             raise _Failure("reply", body="no choices")
         usage = reply.usage.total_tokens if reply.usage else None
-        return reply.choices[0].message.content or "", usage
+        return reply.choices[0].message.content or "", usage, str(reply.model or "")
 
     def close(self) -> None:
         self.client.close()
@@ -242,7 +225,7 @@ class OpenAICompatibleGenerator(_ChatGenerator):
         auth = {"Authorization": f"Bearer {settings.llm_api_key}"} if settings.llm_api_key else {}
         self.client = httpx.Client(timeout=settings.llm_timeout, headers=auth)
 
-    def _complete(self, messages: list[dict[str, str]]) -> tuple[str, int | None]:
+    def _complete(self, messages: list[dict[str, str]], timeout: float):
         payload = {
             "model": self.model,
             "messages": messages,
@@ -251,7 +234,7 @@ class OpenAICompatibleGenerator(_ChatGenerator):
             "stream": False,
         }
         try:
-            resp = self.client.post(self.url, json=payload)
+            resp = self.client.post(self.url, json=payload, timeout=timeout)
         except httpx.TimeoutException:
             raise _Failure("timeout") from None
         except httpx.HTTPError as exc:
@@ -263,9 +246,11 @@ class OpenAICompatibleGenerator(_ChatGenerator):
             data = resp.json()
             text = data["choices"][0]["message"]["content"] or ""
             usage = (data.get("usage") or {}).get("total_tokens")
+            served = data.get("model") or ""
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
             raise _Failure("reply", body=resp.text) from None
-        return str(text), int(usage) if isinstance(usage, int | float) else None
+        used = int(usage) if isinstance(usage, int | float) else None
+        return str(text), used, served if isinstance(served, str) else ""
 
     def close(self) -> None:
         self.client.close()
@@ -274,11 +259,13 @@ class OpenAICompatibleGenerator(_ChatGenerator):
 def get_generator(
     settings: Settings, *, fallback: Generator, budget: TokenBudget | None = None
 ) -> Generator:
-    """Groq when GROQ_API_KEY is set, else the OpenAI-compatible server, else ``fallback``."""
+    """Groq when GROQ_API_KEY is set, else the OpenAI-compatible server
+    (PAPERTRAIL_LLM_BASE_URL), else the Groq client at GROQ_BASE_URL without a key (a
+    local server), else ``fallback``."""
     if not settings.llm_configured:
         return fallback
     if budget is None:
         budget = TokenBudget(settings.data_dir / "llm_tokens.json", settings.daily_token_budget)
-    if settings.groq_api_key:
+    if settings.groq_api_key or not settings.llm_base_url:
         return GroqGenerator(settings, fallback=fallback, budget=budget)
     return OpenAICompatibleGenerator(settings, fallback=fallback, budget=budget)

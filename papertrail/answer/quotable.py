@@ -6,10 +6,12 @@ Encoder and Decoder Stacks Encoder: The encoder is..."), a paragraph's run-in
 label ("Optimizer We used..."), a table's column headings ("Year Ended
 December 31, 2015 2016 2017"), and at either end a sentence the excerpt cut in
 two. ``quotable`` returns the sentences fit to quote, headings and labels
-removed, footnote text glued on by extraction cut off, each marked when it
-opens the excerpt (it may have begun in the one before). Long table runs are
-cut into rows and overlong text into pieces.
-It does not judge relevance (``extractive`` does).
+removed, footnote text glued on by extraction cut off, a page number after the
+last full stop dropped, each marked when it opens the excerpt (it may have begun
+in the one before). Long table runs are cut into rows and overlong text into
+pieces. Lead-ins (ending in a colon), bare table rows (figures without the
+words that say what they are) and boilerplate (``boilerplate``) are never
+quotable. It does not judge relevance (``extractive`` does).
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from papertrail.answer.boilerplate import is_boilerplate
 from papertrail.text.figures import excerpt_numbers
+from papertrail.text.rows import MAX_CHARS, ROW_START, TABLE_NUMBERS
 from papertrail.text.sentences import split_sentences, strip_heading
 from papertrail.types import Chunk
-from papertrail.verify.evidence import MAX_CHARS, ROW_START, TABLE_NUMBERS
 
 MIN_WORDS = 4  # shorter sentences are fragments or labels, not answers
 _YEARS_RUN = re.compile(r"(?:\b(?:19|20)\d\d\b[\s,]*){2,}[.:;]?$")  # ends in a row of years
@@ -30,6 +33,16 @@ _YEARS_RUN = re.compile(r"(?:\b(?:19|20)\d\d\b[\s,]*){2,}[.:;]?$")  # ends in a 
 _FOOTNOTE = re.compile(r"(?<![\w.,])\d{1,2}(?=[A-Z][a-z]+\b)|\s[*\u2217\u2020\u2021](?=[A-Z])")
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # "3.1 " before a heading
 _CUT_END = re.compile(r"[.!?:;)\]\"'%\d]$")  # how a finished sentence or table row ends
+# A page number (or a footnote number) left after a sentence's full stop by extraction:
+# "... results on translation. 1", "... during training: 7"
+_TRAILING_NUMBER = re.compile(r"(?<=[.!?:;])\s+\d{1,3}$")
+# A repository's stamp printed sideways in the margin, read into the text beside it
+_STAMP = re.compile(r"\s*\barXiv:\d{4}\.\d{4,5}(?:v\d+)?\s*\[[^\]]{1,20}\]\s*\d{1,2} \w{3,9} \d{4}")
+_RULE = re.compile(r"\s*(?:_{3,}|={3,}|\.{4,})\s*")  # a drawn rule or dot leader read as text
+_PAGE_NUMBER_LINE = re.compile(r"^\s*(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?\s*$", re.I)
+_DANGLING = re.compile(r"(?:\s[=+\u00b7*/<>-]|,)$")  # ends on an operator or comma: cut
+_CELL = r"(?:\$\s?)?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|[\u2014\u2013-]"  # 1,234 (56) 4.5% —
+_CELLS_AT_END = re.compile(rf"(?:\s(?:{_CELL})){{2,}}\.?\s*$")
 
 
 @dataclass(frozen=True)
@@ -40,7 +53,7 @@ class Quote:
 
 def quotable(chunk: Chunk) -> list[Quote]:
     """The sentences of ``chunk`` fit to quote, in order (see the module docstring)."""
-    sentences = split_sentences(chunk.text, hard_newlines=False)
+    sentences = split_sentences(_without_page_numbers(chunk), hard_newlines=False)
     if len(sentences) > 1 and not _CUT_END.search(sentences[-1]):
         sentences = sentences[:-1]  # runs on into the next excerpt
     out: list[Quote] = []
@@ -53,6 +66,21 @@ def quotable(chunk: Chunk) -> list[Quote]:
     return out
 
 
+def _without_page_numbers(chunk: Chunk) -> str:
+    """The chunk's text without a first or last line that is only a page number ("9",
+    "Page 3 of 40"), so the sentence the page cut off is seen as cut, not as ending in 9,
+    and without a margin stamp read into it."""
+    text = chunk.text
+    if len(chunk.lines) < 2:
+        return _STAMP.sub("", text)
+    first, last = chunk.lines[1], chunk.lines[-1]
+    if _PAGE_NUMBER_LINE.match(text[last:]):
+        text = text[:last]
+    if _PAGE_NUMBER_LINE.match(text[:first]):
+        text = " " * first + text[first:]  # offsets kept for whoever maps them back
+    return _STAMP.sub("", text)
+
+
 def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
     """Whole sentences of ``text``; table runs cut into rows, overlong text into pieces.
 
@@ -61,7 +89,7 @@ def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
     a one-line notice): ``alone`` says so, by default when ``text`` is one piece.
     """
     out = []
-    for s in split_sentences(text, hard_newlines=False):
+    for s in split_sentences(_RULE.sub(" ", _STAMP.sub("", text)).strip(), hard_newlines=False):
         pieces = [s]
         if len(s) > MAX_CHARS or len(excerpt_numbers(s)) >= TABLE_NUMBERS:
             pieces = [p for p in ROW_START.split(s) if p.strip()]
@@ -73,16 +101,32 @@ def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
                 p = p[cut:].strip()
             out.append(p.strip())
     if len(out) == 1 and alone is not False and out[0] and not out[0][0].islower():
-        return out
+        return [] if _never(_TRAILING_NUMBER.sub("", out[0])) else out
     out = [s[: m.start()].rstrip() if (m := _FOOTNOTE.search(s)) else s for s in out]
+    out = [_TRAILING_NUMBER.sub("", s) for s in out]
     return [
         s
         for s in out
         if word_count(s) >= MIN_WORDS
         and not s[0].islower()
+        and not (s.startswith("(") and s.endswith(")"))  # an aside: "(In millions)"
         and not _YEARS_RUN.search(s)
         and not _title_only(s)
+        and not _never(s)
     ]
+
+
+def _never(s: str) -> bool:
+    """Never an answer, even as an excerpt's only text: a lead-in (what it announces is
+    not in it), a sentence cut on an operator or comma, a bare row, boilerplate."""
+    return s.endswith(":") or bool(_DANGLING.search(s)) or bare_row(s) or is_boilerplate(s)
+
+
+def bare_row(text: str) -> bool:
+    """A table row cut from its column headings: it ends in two or more value cells
+    ("Net income $ 596 $ 2,371 $ 3,033"). Quoted, it would not say which figure is
+    which period; ``tables`` states such a figure with its row and column instead."""
+    return bool(_CELLS_AT_END.search(text))
 
 
 def _title_only(text: str) -> bool:

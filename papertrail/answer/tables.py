@@ -25,7 +25,7 @@ from papertrail.types import Hit
 
 MIN_LABEL_SHARE = 0.6  # rarity-weighted share of a row label's words the question must name
 NAME_WEIGHT = 0.3  # a name in the question is usually the company, not a row
-MAX_HITS = 3  # only the best-ranked excerpts: a figure far down the list is a guess
+MAX_HITS = 5  # the best-ranked excerpts: a statement is often a few excerpts down
 _YEAR = re.compile(r"^(?:FY|fiscal\s?)?((?:19|20)\d\d)$", re.I)
 _CELL = re.compile(r"^\(?-?\d[\d,]*(?:\.\d+)?\)?%?$|^[\u2014\u2013-]$")  # 1,234 (56) 4.5% —
 _Q_YEAR = re.compile(r"\b(?:FY\s?|fiscal (?:year )?)?((?:19|20)\d\d)\b", re.I)

@@ -9,6 +9,7 @@ changed figure and a citation to the wrong passage, the two mistakes that
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -32,7 +33,11 @@ def run_demo(settings: Settings, out: Path = OUT) -> int:
     print(f"PaperTrail demo — {mode}; index in {settings.data_dir}/, images in {out}/\n")
 
     t0 = time.perf_counter()
-    pt = PaperTrail.from_settings(settings)
+    with contextlib.closing(PaperTrail.from_settings(settings)) as pt:
+        return _run(pt, pdf, out, t0)
+
+
+def _run(pt: PaperTrail, pdf: bytes, out: Path, t0: float) -> int:
     bar = ProgressBar("sample-report.pdf")
     result = pt.ingest(CHANNEL, "sample-report.pdf", pdf, progress=bar)
     bar.close()

@@ -1,4 +1,4 @@
-"""The ``papertrail`` command: ask, ingest, docs, forget, and the measuring commands.
+"""The ``papertrail`` command: ask, ingest, list, forget, help, and the measuring commands.
 
 Reads ``Settings`` once from the environment over ``.env`` (the environment
 wins, as for the bots), builds the pipeline and runs one command. Exit codes:
@@ -15,22 +15,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from papertrail.cli.commands import EXIT_USAGE
 from papertrail.cli.progress import ProgressBar
 from papertrail.envvars import dotenv_file, environment
 from papertrail.errors import PaperTrailError
 from papertrail.offline import offline_env
 from papertrail.settings import Settings
-from papertrail.text.names import safe_filename
 
 DEFAULT_CHANNEL = "cli"
 DEBUG_ENV = "PAPERTRAIL_DEBUG"  # set (non-empty) to see a bug's traceback instead of one line
-EXIT_USAGE = 2  # a user or configuration error: the same code argparse uses
 EXIT_BUG = 1
 EXIT_STATUS = (
     "Exit status: 0 done; 2 a user or configuration error (one line on stderr); "
@@ -70,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--password", help="password of encrypted PDFs")
     _common(i)
 
-    d = sub.add_parser("docs", help="list the documents indexed for a channel")
+    # ask, list, forget, help: the chat commands' words (``docs`` is the older name of list)
+    d = sub.add_parser("list", aliases=["docs"], help="list the documents indexed for a channel")
     _common(d)
 
     f = sub.add_parser("forget", help="remove a document (file name or sha256 prefix) or 'all'")
@@ -93,9 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     e.add_argument(
         "--mode",
-        choices=("retrieval", "extractive", "groq"),
+        choices=("retrieval", "extractive", "llm", "groq"),
         default="retrieval",
-        help="retrieval only, or also answers offline or with Groq (default: retrieval)",
+        help="retrieval only, or also answers offline or with an LLM: Groq or any "
+        "OpenAI-compatible server (groq is another name for llm) (default: retrieval)",
     )
     e.add_argument(
         "--json", type=Path, dest="json_out", help="also write metrics and items to this file"
@@ -111,9 +111,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("eval-verifier", help="measure the citation verifier on labelled pairs")
     v.add_argument(
-        "pairs", type=Path, help="JSONL, one {claim, chunk_text, supported, kind} per line"
+        "pairs",
+        type=Path,
+        nargs="+",
+        help="JSONL files, one {claim, chunk_text, supported, kind} per line",
     )
     v.add_argument("--json", type=Path, dest="json_out", help="also write the scores to this file")
+    v.add_argument(
+        "--halves",
+        action="store_true",
+        help="also score two halves of each file's claims (a stable hash of the claim id)",
+    )
 
     c = sub.add_parser(
         "check",
@@ -147,6 +155,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     sub.add_parser("demo", help="build a sample PDF, ask it questions offline, write PNGs")
+    sub.add_parser(
+        "export-model",
+        help="export the embedding model to ONNX in PAPERTRAIL_MODEL_CACHE now (a build step)",
+    )
+    sub.add_parser("help", help="show this help")
     return p
 
 
@@ -160,7 +173,11 @@ def _common(p: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None, *, pipeline=None) -> int:
     """Run one command; ``pipeline`` replaces the real one (tests pass a small one)."""
     offline_env()
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "help":
+        parser.print_help()
+        return 0
     env: Mapping[str, str] = os.environ  # until .env is read
     try:
         env = environment(dotenv_path=dotenv_file(args.env_file))
@@ -222,7 +239,7 @@ def _dispatch(args, settings: Settings, pipeline=None) -> int:
     if cmd == "eval-verifier":
         from papertrail.measure.verifier_eval import run
 
-        return run(args.pairs, json_out=args.json_out)
+        return run(args.pairs, json_out=args.json_out, halves=args.halves)
     if cmd == "check":
         from papertrail.measure.check import run_check
 
@@ -237,108 +254,41 @@ def _dispatch(args, settings: Settings, pipeline=None) -> int:
         bar = ProgressBar("queries", verb="bench", unit="questions", transient=True)
         with contextlib.closing(bar):
             return run_bench(args, settings, on_progress=bar)
+    if cmd == "export-model":
+        from papertrail.embed.model import get_embedder
+
+        embedder = get_embedder(settings)
+        print(f"{embedder.name}: runs on {embedder.runs_on} (cache: {settings.model_cache})")
+        return 0
     if cmd == "demo":
         from papertrail.cli.demo import run_demo
 
         return run_demo(settings)
 
+    if pipeline is None and cmd == "ask":
+        _warm_model(settings)  # loads while the pipeline's libraries import (~1/3 s saved)
+    from papertrail.cli.commands import run_library_command
     from papertrail.pipeline import PaperTrail
 
     pt = pipeline or PaperTrail.from_settings(settings)
-    if cmd == "ask":
-        return _ask(pt, args)
-    if cmd == "ingest":
-        results = []
-        for path in args.pdfs:
-            result = _ingest(pt, args.channel, path, args.password)
-            _print_ingest(result, path)  # on stderr
-            doc = _doc_json(result.document)
-            results.append({**doc, "new": result.new, "embedded": result.embedded})
-        if args.as_json:
-            print(json.dumps(results, indent=2, ensure_ascii=False))
-        return 0
-    if cmd == "docs":
-        docs = pt.documents(args.channel)
-        if args.as_json:
-            print(json.dumps([_doc_json(d) for d in docs], indent=2, ensure_ascii=False))
-            return 0
-        for d in docs:
-            print(f"{d.doc_id[:12]}  {d.pages:>4} pages  {d.chunks:>5} chunks  {d.name}")
-        if not docs:
-            print(f"no documents in channel {args.channel!r}")
-        return 0
-    if cmd == "forget":
-        gone = pt.forget(args.channel, None if args.target == "all" else args.target)
-        if not gone:
-            print(f"papertrail: no document matches {args.target!r}", file=sys.stderr)
-            return EXIT_USAGE
-        if args.as_json:
-            print(json.dumps([_doc_json(d) for d in gone], indent=2, ensure_ascii=False))
-            return 0
-        for d in gone:
-            print(f"forgot {d.name} ({d.doc_id[:12]})")
-        return 0
-    raise AssertionError(cmd)
-
-
-def _read(path: Path) -> bytes:
     try:
-        return path.read_bytes()
-    except OSError as e:
-        raise PaperTrailError(f"Cannot read {path}: {e.strerror}.", code="io") from None
-
-
-def _ingest(pt, channel: str, path: Path, password: str | None):
-    data = _read(path)
-    bar = ProgressBar(path.name)
-    try:
-        return pt.ingest(channel, safe_filename(path.name), data, password=password, progress=bar)
+        return run_library_command(pt, args)
     finally:
-        bar.close()
+        if pipeline is None:  # ours: its store client and LLM connection end with the command
+            pt.close()
 
 
-def _print_ingest(result, path: Path) -> None:
-    d = result.document
-    state = "indexed" if result.new else "already indexed"
-    print(f"{state}: {path.name} — {d.pages} pages, {d.chunks} chunks", file=sys.stderr)
-    for w in result.warnings:
-        print(f"  note: {w}", file=sys.stderr)
+def _warm_model(settings: Settings) -> None:
+    """Start loading the embedding model in a daemon thread (shared with the pipeline's)."""
+    import threading
 
+    def load() -> None:
+        from papertrail.embed.model import get_embedder
 
-def _ask(pt, args) -> int:
-    result = _ingest(pt, args.channel, args.pdf, args.password)
-    if result.new or result.warnings:
-        _print_ingest(result, args.pdf)
-    doc_ids = None if args.all else [result.document.doc_id]
-    answer = pt.ask(args.channel, " ".join(args.question), doc_ids=doc_ids)
-    paths = []
-    if answer.snippets:
-        args.out.mkdir(parents=True, exist_ok=True)
-        for s in answer.snippets:
-            stem = safe_filename(s.doc_name, suffix="").rsplit(".", 1)[0]
-            path = args.out / f"citation-{s.n}-p{s.page}-{stem}.png"
-            path.write_bytes(s.png)
-            paths.append(path)
-    if args.as_json:
-        from papertrail.cli.report import answer_json
+        with contextlib.suppress(Exception):  # the first embed reports it to the user
+            get_embedder(settings).warm()
 
-        print(json.dumps(answer_json(answer, paths), indent=2, ensure_ascii=False))
-    else:
-        from papertrail.cli.report import format_answer
-
-        print(format_answer(answer, paths))
-    return 0
-
-
-def _doc_json(d) -> dict:
-    return {
-        "name": d.name,
-        "sha256": d.doc_id,
-        "pages": d.pages,
-        "chunks": d.chunks,
-        "no_text_pages": list(d.no_text_pages),
-        "ocr_pages": list(d.ocr_pages),
-    }
+    threading.Thread(target=load, name="papertrail-warm", daemon=True).start()
 
 
 if __name__ == "__main__":

@@ -29,6 +29,8 @@ def format_answer(answer: Answer, images: Sequence[Path] = ()) -> str:
             lines.append(f"      {quote}")
     for c in answer.dropped:
         lines.append(f"  [{c.marker}] dropped   {_where(c)}  — {c.reason}")
+    for u in answer.unsupported:
+        lines.append(f"  no excerpt states: {u.sentence}")
     for note in answer.notes:
         lines.append(f"note: {note}")
     for path in images:
@@ -85,6 +87,7 @@ def answer_json(answer: Answer, images: Sequence[Path] = ()) -> dict:
         "mode": answer.mode,
         "citations": [citation_json(c) for c in answer.citations],
         "dropped": [citation_json(c) for c in answer.dropped],
+        "unsupported": [u.sentence for u in answer.unsupported],
         "notes": list(answer.notes),
         "images": [str(p) for p in images],
         "retrieved": [

@@ -1,9 +1,12 @@
-"""A disk cache in front of an Embedder, for evaluation and benchmarks.
+"""Caches in front of an Embedder: on disk for evaluation, in memory for questions.
 
-Evaluation re-indexes the same texts under several configurations (one
-channel per document, one channel for a whole folder, other chunk sizes);
-caching vectors by (model, text) makes every run after the first cheap. The
-bot itself does not use it: it deduplicates whole PDFs by hash instead.
+``CachingEmbedder`` keeps vectors in SQLite by (model, text): evaluation and
+benchmarks re-index the same texts under several configurations (one channel
+per document, one for a whole folder, other chunk sizes), and every run after
+the first is cheap. The bots do not use it (they deduplicate whole PDFs by
+hash). ``MemoEmbedder`` is the bots' cache: ``PaperTrail.from_settings`` wraps
+the model in it so the sentences a question's answerer and verifier embed are
+embedded once. ``close()`` closes the SQLite file.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from cachetools import LRUCache
 
 from papertrail.protocols import Embedder
 
@@ -30,6 +34,10 @@ class CachingEmbedder:
         self._db.execute("CREATE TABLE IF NOT EXISTS vec (key TEXT PRIMARY KEY, v BLOB)")
         self._lock = threading.Lock()
         self.misses = 0  # texts actually embedded by the inner model
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
 
     def _key(self, text: str) -> str:
         return hashlib.sha1(f"{self.name}\0{text}".encode()).hexdigest()
@@ -72,13 +80,11 @@ class MemoEmbedder:
     """
 
     def __init__(self, inner: Embedder, *, max_items: int = 50_000, max_chars: int = 400):
-        from collections import OrderedDict
-
         self.inner = inner
         self.name = inner.name
         self.max_items = max_items  # 50k x 384 float32 = about 75 MB at most
         self.max_chars = max_chars
-        self._memo: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._memo: LRUCache[str, np.ndarray] = LRUCache(max_items)  # not thread-safe: lock
         self._lock = threading.Lock()
 
     def warm(self) -> None:
@@ -92,10 +98,7 @@ class MemoEmbedder:
         out: list[np.ndarray | None] = [None] * len(texts)
         with self._lock:
             for i, t in enumerate(texts):
-                v = self._memo.get(t)
-                if v is not None:
-                    self._memo.move_to_end(t)
-                    out[i] = v
+                out[i] = self._memo.get(t)  # a hit becomes the most recently used
         todo = [i for i, v in enumerate(out) if v is None]
         if todo:
             fresh = np.asarray(self.inner.embed([texts[i] for i in todo]), dtype=np.float32)
@@ -103,9 +106,7 @@ class MemoEmbedder:
                 for j, i in enumerate(todo):
                     out[i] = fresh[j]
                     if len(texts[i]) <= self.max_chars:
-                        self._memo[texts[i]] = fresh[j]
-                while len(self._memo) > self.max_items:
-                    self._memo.popitem(last=False)
+                        self._memo[texts[i]] = fresh[j]  # the least recently used goes
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack(out)

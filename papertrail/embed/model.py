@@ -34,11 +34,10 @@ import numpy as np  # noqa: E402
 
 from papertrail.embed.onnx import OnnxEncoder, load_onnx  # noqa: E402
 from papertrail.errors import PaperTrailError  # noqa: E402
-from papertrail.settings import Settings  # noqa: E402
+from papertrail.settings import Settings, model_name  # noqa: E402
 
 log = logging.getLogger(__name__)
 
-BUNDLED_NAME = "all-MiniLM-L6-v2"  # the name of the bundled model, used for collection names
 MAX_WORKERS = 4  # batches encoded at once; more buys little for a 6-layer model on CPU
 QUICK_CALL = 64  # texts: up to this many is a question's sentences, not a document's chunks
 
@@ -57,23 +56,11 @@ EXIT_WAIT = 120.0  # seconds an exiting process waits for a model load in flight
 
 @atexit.register
 def _finish_loading() -> None:
-    """Let a model load in flight (a ``Warmup`` thread) end before the interpreter does.
-
-    Exiting while ONNX Runtime or torch is half-way through creating its thread
-    pools aborts the process from C++ ("terminate called without an active
-    exception", exit 134): e.g. ``papertrail ingest`` of bytes already embedded
-    in another channel never needs the model the warm-up began to load.
-    """
+    """Let a model load in flight (a ``Warmup`` thread) end before the interpreter does:
+    exiting mid-load aborts the process from C++ (exit 134), e.g. after ``papertrail
+    ingest`` of bytes already embedded elsewhere, which never needed the model."""
     if _load_lock.acquire(timeout=EXIT_WAIT):
         _load_lock.release()
-
-
-def model_name(model: str = "") -> str:
-    """The stable identifier of ``model`` ("" = bundled) without loading it."""
-    model = model.strip()
-    if not model:
-        return BUNDLED_NAME
-    return model.rstrip("/") or model
 
 
 class SentenceTransformerEmbedder:

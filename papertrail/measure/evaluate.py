@@ -24,10 +24,18 @@ from papertrail.embed.cache import CachingEmbedder
 from papertrail.embed.model import get_embedder
 from papertrail.errors import PaperTrailError
 from papertrail.measure import baseline
-from papertrail.measure.metrics import DEPTH, correctness, first_relevant_rank, summarise
+from papertrail.measure.metrics import (
+    DEPTH,
+    correctness,
+    first_relevant_rank,
+    is_wrong,
+    summarise,
+)
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
 from papertrail.store.chroma import open_store
+
+LLM_MODES = ("llm", "groq")  # "groq" is the older name of "llm"
 
 
 @dataclass(frozen=True)
@@ -82,9 +90,13 @@ def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = N
     embedder = CachingEmbedder(get_embedder(settings), cache / "embeddings.sqlite")
     extractive = ExtractiveGenerator(embedder)
     generator = extractive
-    if mode == "groq":
-        if not settings.groq_api_key:
-            raise PaperTrailError("--mode groq needs GROQ_API_KEY.", code="config")
+    if mode in LLM_MODES:
+        if not settings.llm_configured:
+            raise PaperTrailError(
+                "--mode llm needs GROQ_API_KEY (Groq), or PAPERTRAIL_LLM_BASE_URL or "
+                "GROQ_BASE_URL (an OpenAI-compatible server; a key is optional there).",
+                code="config",
+            )
         from papertrail.answer.llm import get_generator
 
         generator = get_generator(settings, fallback=extractive)
@@ -123,7 +135,7 @@ def retrieval_record(item: Item, ranked: list[tuple[str, int]]) -> dict:
 
 def answer_record(pt: PaperTrail, item: Item, channel: str) -> dict:
     answer = pt.ask(channel, item.question, render=False)
-    score, how = correctness(item.answer, answer.text)
+    score, how = correctness(item.answer, answer.text, item.question)
     return {
         "answer": answer.text,
         "mode": answer.mode,
@@ -133,6 +145,7 @@ def answer_record(pt: PaperTrail, item: Item, channel: str) -> dict:
         "answerable": item.answerable,
         "correctness": score,
         "correctness_method": how,
+        "wrong": is_wrong(item.answer, answer.text, item.question),
         "citation_on_evidence": [
             relevant(item, c.chunk.doc_name, c.chunk.page) for c in answer.citations if c.chunk
         ],
@@ -182,10 +195,11 @@ def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress
     print(f"eval {path.name}: {len(items)} questions, mode {mode}, k {args.k}", file=sys.stderr)
     channels = index_all(pt, items)
 
-    progress = cache / "progress" / f"{_run_key(args, path)}.jsonl"
+    progress = cache / "progress" / f"{_run_key(args, path, pt.settings)}.jsonl"
     # Resuming pays off where answers cost money and quota; retrieval is recomputed
     # every run so that a code change is always measured.
-    done = _load_progress(progress) if args.mode == "groq" else {}
+    llm = args.mode in LLM_MODES
+    done = _load_progress(progress) if llm else {}
     records = []
     configs = ["hybrid"] + (["dense", "bm25"] if args.ablation else [])
 
@@ -207,17 +221,20 @@ def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress
             rec.update(rec["retrieval"])
             if args.mode != "retrieval":
                 rec.update(answer_record(pt, item, channels[item.doc]))
-                if args.mode == "groq" and rec["mode"] == "extractive":
+                if llm and rec["mode"] == "extractive":
                     rec["error"] = "provider unavailable: " + "; ".join(rec["notes"])
         except PaperTrailError as e:
             rec["error"] = e.message
-        if "error" not in rec and args.mode == "groq":
+        if "error" not in rec and llm:
             with progress.open("a", encoding="utf-8") as f:
                 f.write(json.dumps(rec) + "\n")
         return rec
 
     progress.parent.mkdir(parents=True, exist_ok=True)
-    workers = 2 if args.mode == "groq" else 1  # Groq: a small concurrency limit, see budget
+    # Groq's hosted API: a small concurrency limit (see budget); a local server works on one
+    # request at a time, and a second would only queue behind the first
+    hosted = bool(pt.settings.groq_api_key) and not pt.settings.groq_base_url
+    workers = 2 if llm and hosted else 1
     with ThreadPoolExecutor(workers) as pool:
         for rec in pool.map(one, items):
             records.append(rec)
@@ -256,9 +273,13 @@ def _baseline(pt: PaperTrail, items: list[Item]) -> dict:
     return summarise(records, any(i.doc.is_dir() for i in items))
 
 
-def _run_key(args, path: Path) -> str:
+def _run_key(args, path: Path, settings: Settings) -> str:
     size = getattr(args, "chunk_size", None)
-    key = f"{path.resolve()}|{args.mode}|{args.k}|{args.ablation}|{args.limit}|{size}"
+    mode = "llm" if args.mode in LLM_MODES else args.mode
+    if mode == "llm":  # another model or server answers differently: its own progress file
+        s = settings
+        mode += f"|{s.groq_base_url}|{s.llm_base_url}|{s.groq_model}|{s.llm_model}"
+    key = f"{path.resolve()}|{mode}|{args.k}|{args.ablation}|{args.limit}|{size}"
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 

@@ -94,12 +94,54 @@ def token_f1(reference: str, candidate: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-def correctness(reference: str, candidate: str) -> tuple[float, str]:
-    """(score in [0, 1], method): numeric match when the reference has a figure, else F1."""
-    num = numbers_match(reference, candidate)
-    if num is not None:
-        return (1.0 if num else 0.0), "number"
+_MARKER = re.compile(r"\[\s*\d+(?:\s*[-\u2013,;]\s*\d+)*\s*\]")
+
+
+def stated_figures(candidate: str, question: str = "") -> list[float]:
+    """The distinct figures an answer states: citation markers, years and the figures
+    the question itself gives ("in 2017", "1/sqrt(dk)") left out."""
+    asked = numbers(question)
+    out: list[float] = []
+    for value in numbers(_MARKER.sub(" ", candidate)):
+        if _is_year(value) or value in asked or value in out:
+            continue
+        out.append(value)
+    return out
+
+
+def correctness(reference: str, candidate: str, question: str = "") -> tuple[float, str]:
+    """(score in [0, 1], method): a figure when the reference has one, else token F1.
+
+    A numeric answer scores only through the asked figure, not through any number
+    in it: 1 / (1 + k) when the answer states the reference's figure and k other
+    figures the reference does not have (``stated_figures``), so a dump of rows
+    that happens to hold the figure earns a fraction, and a wrong figure nothing.
+    When the reference's figure is the question's own ("scaled by 1/sqrt(dk)"),
+    the answer is scored by words.
+    """
+    wanted = [n for n in numbers(reference) if not _is_year(n)]
+    if wanted and wanted[0] not in numbers(question):  # else the figure is no answer
+        stated = stated_figures(candidate, question)
+        if not numbers_match(reference, " ".join(f"{v:g}" for v in stated)):
+            return 0.0, "number"
+        others = [v for v in stated if not numbers_match(f"{v:g}", " ".join(map(str, wanted)))]
+        return 1.0 / (1 + len(others)), "number"
     return token_f1(reference, candidate), "f1"
+
+
+def recall(reference: str, candidate: str) -> float:
+    """Share of the reference's words (stopwords aside) that the candidate has."""
+    ref, cand = Counter(tokens(reference)), Counter(tokens(candidate))
+    total = sum(ref.values())
+    return sum((ref & cand).values()) / total if total else 1.0
+
+
+def is_wrong(reference: str, candidate: str, question: str = "") -> bool:
+    """An answer that does not give the reference: for a figure, scoring below 0.5 (the
+    figure missing, or one of three or more); otherwise holding under half of the
+    reference's words (F1 would call a right but wordy answer wrong)."""
+    score, how = correctness(reference, candidate, question)
+    return score < 0.5 if how == "number" else recall(reference, candidate) < 0.5
 
 
 def mean(values: Iterable[float]) -> float | None:
@@ -108,7 +150,10 @@ def mean(values: Iterable[float]) -> float | None:
 
 
 def summarise(records: list[dict], multi_doc: bool) -> dict:
-    """hit@k over items with gold pages; doc_hit@k over items with gold documents.
+    """hit@k over items with gold pages; doc_hit@k over items with gold documents;
+    for answers, over answerable questions: answered (not refused), grounded (answered
+    with a verified citation; a refusal is not), refused, answered-verified-and-wrong,
+    and correctness (a refusal scores 0).
 
     An item whose gold documents are known but not its pages still counts at
     document level (``doc_scored``), so doc_hit is never n/a for such a set.
@@ -128,10 +173,18 @@ def summarise(records: list[dict], multi_doc: bool) -> dict:
         cites = [c for r in answered for c in r["citation_on_evidence"]]
         m["citations_on_evidence"] = mean(1.0 if c else 0.0 for c in cites)
         ans = [r for r in answered if r["answerable"]]
-        m["grounded_rate"] = mean(1.0 if r["grounded"] else 0.0 for r in ans)
+        # refusals apart: "grounded" counts answers that say something and kept a citation
+        m["answered_rate"] = mean(0.0 if r["refusal"] else 1.0 for r in ans)
+        m["grounded_rate"] = mean(1.0 if r["grounded"] and not r["refusal"] else 0.0 for r in ans)
         m["false_refusal_rate"] = mean(1.0 if r["refusal"] else 0.0 for r in ans)
+        m["verified_wrong_rate"] = mean(1.0 if _verified_wrong(r) else 0.0 for r in ans)
         unans = [r for r in answered if not r["answerable"]]
         m["refusal_accuracy"] = mean(1.0 if r["refusal"] else 0.0 for r in unans)
-        m["correctness"] = mean(r["correctness"] for r in ans)
+        m["correctness"] = mean(0.0 if r["refusal"] else r["correctness"] for r in ans)
     m["failed"] = float(sum(1 for r in records if "error" in r))
     return m
+
+
+def _verified_wrong(r: dict) -> bool:
+    """Answered (not refused), with a verified citation, and wrong: the worst kind."""
+    return not r["refusal"] and r["grounded"] and bool(r.get("wrong", False))

@@ -4,7 +4,10 @@
 the same pairs and reports, for each, the share of wrong citations caught
 (overall and per kind of negative), the share of good citations dropped, and
 the macro-F1 over the two classes. ``run`` is ``papertrail eval-verifier``:
-it loads the bundled embedding model, prints a table and can write JSON. The
+it loads the bundled embedding model, prints a table per file (and for all
+files together) and can write JSON. ``halves`` splits the pairs of a file into
+two halves by a stable hash of their claim (all pairs of one claim fall in the
+same half), so rules developed on one half can be checked on the other. The
 pairs format is one JSON object per line with ``claim``, ``chunk_text``,
 ``supported`` and ``kind`` (``positive``, ``hard``, ``number``, ``random``);
 ``id``, ``source`` and ``doc`` are optional. It trains or tunes nothing.
@@ -12,8 +15,10 @@ pairs format is one JSON object per line with ``claim``, ``chunk_text``,
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from papertrail.embed.cache import MemoEmbedder
@@ -107,9 +112,24 @@ def _macro_f1(tp: int, fn: int, tn_: int, fp: int) -> float:
 
 def evaluate_pairs(pairs: list[dict], *, embedder: Embedder | None) -> dict:
     """Both verifiers on ``pairs``: {"ours": {...}, "seed": {...}}."""
-    ours = _ours(pairs, embedder)
+    return _both(pairs, _ours(pairs, embedder))
+
+
+def _both(pairs: list[dict], ours: list[bool]) -> dict:
     seed = [seed_supports(p["claim"], p["chunk_text"]) for p in pairs]
     return {"ours": score(pairs, ours), "seed": score(pairs, seed)}
+
+
+def claim_key(pair: dict) -> str:
+    """What the pairs of one claim share: the id without its last part ("item/c1"), or the
+    claim with any changed figure's pair grouped by its id when there is no id."""
+    pid = str(pair.get("id", ""))
+    return pid.rsplit("/", 1)[0] if "/" in pid else pid or pair["claim"]
+
+
+def half(pair: dict) -> str:
+    """ "A" or "B": a stable half of the claims (SHA-256 of the claim key, even or odd)."""
+    return "AB"[int(hashlib.sha256(claim_key(pair).encode()).hexdigest(), 16) % 2]
 
 
 def load_pairs(path: Path) -> list[dict]:
@@ -165,16 +185,57 @@ def _fmt(key: str, x: float) -> str:
     return f"{x:.3f}" if key == "macro_f1" else f"{x:.1%}"
 
 
-def run(path: Path, json_out: Path | None = None, *, embedder: Embedder | None = None) -> int:
-    """``papertrail eval-verifier PAIRS.jsonl [--json OUT]``: print the table, 0 on success."""
-    pairs = load_pairs(path)
+def format_halves(halves: dict) -> str:
+    """One line per half: each kind's rate with its count."""
+    out = []
+    for name, r in halves.items():
+        parts = []
+        for kind, v in r["ours"]["per_kind"].items():
+            rate = v["catch"] if "catch" in v else v["false_drop"]
+            what = "dropped" if "false_drop" in v else "caught"
+            parts.append(f"{kind} {what} {rate:.1%} (n={v['n']})")
+        out.append(f"  half {name}: " + ", ".join(parts))
+    return "\n".join(out)
+
+
+def run(
+    paths: Path | Sequence[Path],
+    json_out: Path | None = None,
+    *,
+    embedder: Embedder | None = None,
+    halves: bool = False,
+) -> int:
+    """``papertrail eval-verifier PAIRS.jsonl [MORE.jsonl ...] [--halves] [--json OUT]``:
+    print a table per file (and for all together), 0 on success."""
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    files = {str(p): load_pairs(p) for p in paths}
     if embedder is None:
         from papertrail.embed.model import SentenceTransformerEmbedder
 
         embedder = SentenceTransformerEmbedder()
-    result = evaluate_pairs(pairs, embedder=embedder)
-    print(f"{len(pairs)} pairs from {path}")
-    print(format_table(result))
+    everything: list[dict] = []
+    verdicts: list[bool] = []
+    result: dict = {"files": {}}
+    for name, pairs in files.items():
+        ours = _ours(pairs, embedder)
+        one = _both(pairs, ours)
+        result["files"][name] = one
+        print(f"{len(pairs)} pairs from {name}")
+        print(format_table(one))
+        if halves:
+            split = {h: [i for i, p in enumerate(pairs) if half(p) == h] for h in "AB"}
+            one["halves"] = {
+                h: _both([pairs[i] for i in idx], [ours[i] for i in idx])
+                for h, idx in split.items()
+                if idx
+            }
+            print(format_halves(one["halves"]))
+        everything += pairs
+        verdicts += ours
+    result |= _both(everything, verdicts)
+    if len(files) > 1:
+        print(f"all {len(everything)} pairs of {len(files)} files")
+        print(format_table(result))
     if json_out:
         Path(json_out).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0

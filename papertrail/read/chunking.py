@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from papertrail.read.layout import is_rtl
+from papertrail.text.lines import is_rtl, line_part
 from papertrail.types import Block, Chunk, Rect
 
 SECTION_CHARS = 120  # longest heading carried into chunks
@@ -131,19 +131,6 @@ def _pack_words(parts: list[str], size: int, sep: str) -> list[str]:
         else:
             out.append(part)
     return out
-
-
-def line_part(rect: Rect, a: float, b: float, rtl: bool) -> Rect:
-    """The part of a line's box holding characters ``a``..``b`` (fractions of its length).
-
-    Proportional to character count along the width; a box taller than wide
-    (text running vertically on the displayed page) is kept whole.
-    """
-    if rect.width < rect.height:
-        return rect
-    if rtl:
-        a, b = 1 - b, 1 - a
-    return Rect(rect.x0 + a * rect.width, rect.y0, rect.x0 + b * rect.width, rect.y1)
 
 
 def _pack(units: list[_Unit], size: int, overlap: int) -> list[tuple[list[_Unit], int]]:

@@ -24,6 +24,7 @@ from functools import cached_property
 
 import numpy as np
 
+from papertrail.text.lines import is_rtl
 from papertrail.types import Rect
 
 MIN_GUTTER = 3.0  # points of clear space between columns (LaTeX puts 10-24)
@@ -240,8 +241,3 @@ def _mid_y(b: TextBlock) -> float:
 
 def _wide(c: str) -> bool:
     return unicodedata.east_asian_width(c) in ("W", "F")
-
-
-def is_rtl(text: str) -> bool:
-    kinds = [unicodedata.bidirectional(c) for c in text if c.isalpha()]
-    return sum(k in ("R", "AL") for k in kinds) > len(kinds) / 2

@@ -18,12 +18,12 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import importlib.util
-import io
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import pymupdf
 
 from papertrail.offline import offline_env
 from papertrail.read.layout import TextBlock, TextLine, reading_order
@@ -200,17 +200,21 @@ class RapidOcrEngine:
 def decode(png: bytes) -> tuple[np.ndarray, float]:
     """PNG/JPEG bytes -> (BGR uint8 array, dpi from the file or DEFAULT_DPI).
 
-    OpenCV decodes straight to BGR, one copy of the pixels; Pillow only reads the header.
+    One decode, by PyMuPDF (which reads the resolution too), then RGB -> BGR.
     """
-    import cv2
-    from PIL import Image
-
-    with Image.open(io.BytesIO(png)) as im:
-        dpi = float((im.info.get("dpi") or (DEFAULT_DPI,))[0] or DEFAULT_DPI)
-    img = cv2.imdecode(np.frombuffer(png, dtype=np.uint8), cv2.IMREAD_COLOR)
-    if img is None:
-        raise ValueError("not an image OpenCV can decode")
-    return img, dpi
+    try:
+        pix = pymupdf.Pixmap(png)
+    except Exception as exc:
+        raise ValueError("not an image MuPDF can decode") from exc
+    if pix.alpha:
+        pix = pymupdf.Pixmap(pix, 0)  # drop alpha
+    if pix.colorspace is None or pix.colorspace.n != 3:
+        pix = pymupdf.Pixmap(pymupdf.csRGB, pix)
+    rgb = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)
+    # MuPDF reports 96 dpi for a PNG without a pHYs chunk: such a file states nothing
+    says = not png.startswith(b"\x89PNG") or b"pHYs" in png[: png.find(b"IDAT")]
+    dpi = float(pix.xres) if says and pix.xres else DEFAULT_DPI
+    return np.ascontiguousarray(rgb[:, :, 2::-1]), dpi
 
 
 def rotate(pts: np.ndarray, turns: int, w: int, h: int) -> np.ndarray:

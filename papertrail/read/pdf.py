@@ -192,6 +192,14 @@ def open_document(data: bytes, password: str | None = None) -> pymupdf.Document:
     return doc
 
 
+def decrypted(data: bytes, password: str | None) -> bytes:
+    """``data`` without its password (kept so page images render without it); as is if none."""
+    if not password:
+        return data
+    with open_document(data, password=password) as doc:
+        return doc.tobytes(encryption=1)  # PDF_ENCRYPT_NONE
+
+
 def page_list(pages: Iterable[int]) -> str:
     """``[3, 4, 5, 8]`` -> ``"3-5, 8"`` for messages."""
     out: list[str] = []

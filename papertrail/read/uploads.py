@@ -10,10 +10,10 @@ encryption and page limits are ``pdf.py``'s; downloading is the adapters'.
 from __future__ import annotations
 
 from papertrail.errors import PaperTrailError
+from papertrail.settings import DEFAULT_MAX_PDF_MB
 
 PDF_MIMETYPE = "application/pdf"
 SIGNATURE_WINDOW = 1024  # bytes: the PDF spec allows junk before "%PDF" within the first KiB
-DEFAULT_MAX_PDF_MB = 50.0  # PAPERTRAIL_MAX_PDF_MB's default, and the adapters' download cap
 DEFAULT_MAX_PDF_BYTES = int(DEFAULT_MAX_PDF_MB * 1_000_000)
 
 

@@ -18,9 +18,8 @@ from collections.abc import Sequence
 
 import pymupdf
 
-from papertrail.read.layout import is_rtl
+from papertrail.text.lines import is_rtl, line_starts
 from papertrail.types import Chunk, Rect
-from papertrail.verify.evidence import line_starts
 
 EPS = 0.01  # points: an edge this close to its line's edge is the line's edge
 _WORD = re.compile(r"\S+")

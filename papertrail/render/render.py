@@ -1,15 +1,17 @@
 """Rendering the page region a citation points to as a PNG with its evidence marked.
 
 ``render_snippet`` renders the displayed page with PyMuPDF at ``zoom`` and marks
-it with Pillow in two strengths. With the citation's ``Evidence`` (the
+it in two strengths (``marks``). With the citation's ``Evidence`` (the
 sentence(s) or table row and column header that support the claim), the
 evidence lines get a strong fill and an outline around each run of adjacent
 lines, the rest of the chunk a faint fill for context, and the crop is centred
 on the evidence, widened to show the whole chunk when it is not much taller.
-Without evidence every chunk line is marked strongly, as the evidence. When
-the text runs sideways or upside down on the displayed page (a landscape table
-on a portrait /Rotate page), the image is turned so the text reads left to
-right. Width is capped at ``max_width`` and
+Without evidence every chunk line is marked strongly, as the evidence. Page
+furniture (a page number, a running header) is never marked (``furniture``).
+The crop's top and bottom are moved, by at most ``SLACK``, to blank rows, so
+no text line is cut in half. When the text runs sideways or upside down on the
+displayed page (a landscape table on a portrait /Rotate page), the image is
+turned so the text reads left to right. Width is capped at ``max_width`` and
 height at ``MAX_HEIGHT`` by rendering at a lower zoom.
 
 It does not annotate the PDF itself, draw citation numbers on the image, or
@@ -20,25 +22,24 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable, Mapping, Sequence
 
+import numpy as np
 import pymupdf
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image
 
-from papertrail.read.pdf import open_document
+from papertrail.render.furniture import is_furniture
 from papertrail.render.glyphs import snap_to_words
-from papertrail.types import Chunk, Citation, Evidence, Rect, Snippet
+from papertrail.render.marks import CONTEXT_FILL, FILL, OUTLINE, Box, blank_rows, ink_mask, mark
+from papertrail.types import Chunk, Evidence, Rect, Snippet
 
 log = logging.getLogger(__name__)
 
-# Fills are multiplied into the page like a highlighter pen: glyphs stay black.
-FILL = (255, 208, 112)  # strong yellow for the evidence; glyphs stay the darkest pixels
-CONTEXT_FILL = (255, 246, 205)  # the rest of the chunk: a faint wash, no outline
-OUTLINE = (230, 70, 0)  # orange-red, visible on white, black and yellow
+__all__ = ["CONTEXT_FILL", "FILL", "OUTLINE", "render_snippet"]
 MAX_HEIGHT = 2400  # pixels: taller regions are rendered at a lower zoom
 MIN_WIDTH = 320.0  # points: narrow chunks get horizontal context up to this width
 PAD = 2.0  # points between a line's glyphs and its outline
 MAX_SPREAD = 3.0  # the crop grows to show the whole chunk up to this many ``context``s a side
+SLACK = 12.0  # points the crop's top or bottom may move to fall between two lines
 
 
 def render_snippet(
@@ -54,22 +55,37 @@ def render_snippet(
     """A PNG of ``chunk``'s region on its page, ``evidence`` marked; ``n``: citation number."""
     page = doc[chunk.page - 1]
     bounds = page.rect
-    rects = _boxes(chunk.rects) or [_as_rect(bounds)]
+    body = [r for r in _boxes(chunk.rects) if not is_furniture(chunk, r, bounds)]
+    rects = body or _boxes(chunk.rects) or [_as_rect(bounds)]
     marked = _boxes(snap_to_words(page, chunk, evidence.rects)) if evidence else []
+    marked = [r for r in marked if not is_furniture(chunk, r, bounds)]
     if not marked:
         marked, rects = rects, []
     focus = _union(marked)
     turn = _turn(page, focus)
-    clip = _region(focus, _union(marked + rects), bounds, context, sideways=turn in (90, 270))
+    sideways = turn in (90, 270)
+    clip = _region(focus, _union(marked + rects), bounds, context, sideways=sideways)
     w, h = clip.width * zoom, clip.height * zoom
-    if turn in (90, 270):
+    if sideways:
         w, h = h, w
     z = zoom * min(1.0, max_width / max(w, 1.0), MAX_HEIGHT / max(h, 1.0))
-    pix = page.get_pixmap(matrix=pymupdf.Matrix(z, z), clip=clip, alpha=False)
-    img = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
-    _highlight(img, marked, rects, clip, z)
-    if turn:
-        img = img.rotate(turn, expand=True)
+    # a little more page above and below, so the crop can end between two lines
+    slack = min(SLACK, context / 2)
+    grow = (slack, 0, slack, 0) if sideways else (0, slack, 0, slack)
+    shown = (clip + (-grow[0], -grow[1], grow[2], grow[3])) & bounds
+    pix = page.get_pixmap(matrix=pymupdf.Matrix(z, z), clip=shown, alpha=False)
+    img = Image.frombytes("RGB", (pix.width, pix.height), pix.samples).rotate(turn, expand=True)
+    size = (pix.width, pix.height)
+
+    def px(r: Rect) -> Box:
+        return _to_image(r, shown, z, turn, size)
+
+    pixels = np.asarray(img)
+    top, bottom = _crop_rows(ink_mask(pixels), px(_as_rect(clip)), px(focus), slack * z)
+    width = max(2, min(3, round(z)))  # 2-3 px: clear at any zoom, never hides the text
+    pixels = mark(pixels, [px(r) for r in marked], [px(r) for r in rects], PAD * z, width)
+    x0, _, x1, _ = px(_as_rect(clip))
+    img = Image.fromarray(pixels[top:bottom, max(0, round(x0)) : round(x1)])
     if img.width > max_width:  # rounding in get_pixmap can add a pixel
         img = img.resize((max_width, max(1, round(img.height * max_width / img.width))))
     buf = io.BytesIO()
@@ -85,87 +101,39 @@ def render_snippet(
     )
 
 
-def render_snippets(
-    data: bytes,
-    chunks_by_n: Mapping[int, Chunk],
-    *,
-    password: str | None = None,
-    zoom: float = 2.0,
-    max_width: int = 1600,
-    context: float = 36.0,
-    evidence_by_n: Mapping[int, Evidence | None] | None = None,
-) -> list[Snippet]:
-    """One snippet per distinct (chunk, evidence) pair, numbered by its lowest ``n``.
+def _crop_rows(ink: np.ndarray, clip: Box, focus: Box, slack: float) -> tuple[int, int]:
+    """The first and end rows of the crop: blank rows nearest the clip's edges, within
+    ``slack`` pixels and outside the evidence, so no line is cut in half."""
+    blank = blank_rows(ink)
+    h = ink.shape[0]
+    top, bottom = max(0, round(clip[1])), min(h, round(clip[3]))
 
-    Opens the PDF once. ``evidence_by_n`` gives the span to mark for citation ``n``.
-    """
-    out: list[Snippet] = []
-    seen: set[tuple[str, Evidence | None]] = set()
-    evidence_by_n = evidence_by_n or {}
-    with open_document(data, password) as doc:
-        for n in sorted(chunks_by_n):
-            chunk, evidence = chunks_by_n[n], evidence_by_n.get(n)
-            if (chunk.id, evidence) in seen:
-                continue
-            seen.add((chunk.id, evidence))
-            try:
-                out.append(
-                    render_snippet(
-                        doc,
-                        chunk,
-                        n=n,
-                        zoom=zoom,
-                        max_width=max_width,
-                        context=context,
-                        evidence=evidence,
-                    )
-                )
-            except Exception:  # a missing picture must not cost the other citations
-                log.exception("rendering page %d of %s failed", chunk.page, chunk.doc_name)
-    return out
+    def nearest(want: int, lo: float, hi: float) -> int | None:
+        near = [int(y) for y in blank if lo <= y <= hi]
+        return min(near, key=lambda y: abs(y - want)) if near else None
+
+    t = nearest(top, top - slack, min(top + slack, focus[1] - 1))
+    b = nearest(bottom - 1, max(bottom - 1 - slack, focus[3] + 1), bottom - 1 + slack)
+    return (top if t is None else t), (bottom if b is None else b + 1)
 
 
-def render_citations(
-    citations: Sequence[Citation],
-    pdf: Callable[[str], bytes | None],
-    *,
-    zoom: float = 2.0,
-    max_width: int = 1600,
-) -> list[Snippet]:
-    """One snippet per verified citation, its evidence marked, in citation order.
-
-    Citations with the same chunk and evidence share one picture (the lowest
-    ``n``). ``pdf`` returns a document's bytes by id, None when it is gone; a
-    document that is missing or fails to render costs only its own pictures.
-    """
-    by_doc: dict[str, dict[int, Chunk]] = {}
-    evidence: dict[int, Evidence | None] = {}
-    for c in citations:
-        if c.chunk is None:
-            continue
-        by_doc.setdefault(c.chunk.doc_id, {})[c.n] = c.chunk
-        had = evidence.get(c.n)
-        if had is not None and c.evidence is not None and had != c.evidence:
-            # two sentences cite the same number: mark both spans in its one picture
-            c_ev = c.evidence
-            evidence[c.n] = Evidence(f"{had.text} {c_ev.text}", (*had.rects, *c_ev.rects))
-        else:
-            evidence[c.n] = had or c.evidence
-    out: list[Snippet] = []
-    for doc_id, chunks in by_doc.items():
-        data = pdf(doc_id)
-        if data is None:
-            log.warning("PDF for %s missing on disk; no snippet", doc_id[:12])
-            continue
-        try:
-            out.extend(
-                render_snippets(
-                    data, chunks, zoom=zoom, max_width=max_width, evidence_by_n=evidence
-                )
-            )
-        except Exception:  # a snippet is a bonus: never lose the answer over it
-            log.exception("rendering snippets of %s failed", doc_id[:12])
-    return sorted(out, key=lambda s: s.n)
+def _to_image(r: Rect, clip: pymupdf.Rect, z: float, turn: int, size: tuple[int, int]) -> Box:
+    """``r`` (points on the page) in pixels of the picture rendered from ``clip`` at ``z``
+    (``size`` before turning) and turned ``turn`` degrees counter-clockwise."""
+    w, h = size
+    x0, y0, x1, y1 = (
+        (r.x0 - clip.x0) * z,
+        (r.y0 - clip.y0) * z,
+        (r.x1 - clip.x0) * z,
+        (r.y1 - clip.y0) * z,
+    )
+    if turn == 90:
+        return (y0, w - x1, y1, w - x0)
+    if turn == 180:
+        return (w - x1, h - y1, w - x0, h - y0)
+    if turn == 270:
+        return (h - y1, x0, h - y0, x1)
+    return (x0, y0, x1, y1)
 
 
 def _region(
@@ -198,68 +166,6 @@ def _widen(r: pymupdf.Rect, page: pymupdf.Rect, *, vertical: bool) -> pymupdf.Re
     if vertical:
         return pymupdf.Rect(r.x0, lo, r.x1, hi)
     return pymupdf.Rect(lo, r.y0, hi, r.y1)
-
-
-def _highlight(
-    img: Image.Image, marked: list[Rect], context: list[Rect], clip: pymupdf.Rect, z: float
-) -> None:
-    """A faint fill on the ``context`` lines, then a strong fill on the ``marked``
-    ones (replacing the faint one where they overlap) and one outline around the
-    shape each run of them makes: a sentence ending mid-line is outlined as a
-    text selection is, not as the rectangle around its lines."""
-
-    def px(r: list[float]) -> tuple[float, float, float, float]:
-        return (
-            (r[0] - clip.x0) * z,
-            (r[1] - clip.y0) * z,
-            (r[2] - clip.x0) * z,
-            (r[3] - clip.y0) * z,
-        )
-
-    layer = Image.new("RGB", img.size, (255, 255, 255))
-    fill = ImageDraw.Draw(layer)
-    for r in context:
-        fill.rectangle(px([r.x0, r.y0, r.x1, r.y1]), fill=CONTEXT_FILL)
-    for r in marked:
-        fill.rectangle(px([r.x0, r.y0, r.x1, r.y1]), fill=FILL)
-    img.paste(ImageChops.multiply(img, layer))
-    width = max(2, min(3, round(z)))  # 2-3 px: clear at any zoom, never hides the text
-    boxes = _closed(marked, overlap=width / z)
-    edges = Image.new("L", img.size, 0)
-    draw = ImageDraw.Draw(edges)
-    for r in boxes:  # every box's outline, then each box's inside wiped: the union's border
-        draw.rectangle(px(r), outline=255, width=width)
-    for r in boxes:
-        x0, y0, x1, y1 = px(r)
-        if x1 - x0 > 2 * width and y1 - y0 > 2 * width:
-            draw.rectangle((x0 + width, y0 + width, x1 - width, y1 - width), fill=0)
-    img.paste(OUTLINE, mask=edges)
-
-
-def _closed(rects: list[Rect], overlap: float) -> list[list[float]]:
-    """The boxes padded by ``PAD``, each pair of neighbouring lines grown to overlap by
-    ``overlap`` points across the gap between them, so a run outlines as one shape."""
-    boxes = [[r.x0 - PAD, r.y0 - PAD, r.x1 + PAD, r.y1 + PAD] for r in rects]
-    for i, a in enumerate(rects):
-        for j, b in enumerate(rects):
-            if i == j or not _touch(a, b):
-                continue
-            for lo, hi in ((1, 3), (0, 2)):  # stacked lines (top to bottom), then side by side
-                across = (0, 2) if lo == 1 else (1, 3)
-                if min(boxes[i][across[1]], boxes[j][across[1]]) <= max(
-                    boxes[i][across[0]], boxes[j][across[0]]
-                ):
-                    continue  # no overlap across: not neighbours in this direction
-                if boxes[i][lo] < boxes[j][lo] and boxes[i][hi] < boxes[j][hi]:
-                    mid = (boxes[i][hi] + boxes[j][lo]) / 2
-                    boxes[i][hi] = max(boxes[i][hi], mid + overlap)
-                    boxes[j][lo] = min(boxes[j][lo], mid - overlap)
-    return boxes
-
-
-def _touch(a: Rect, b: Rect) -> bool:
-    tol = 0.8 * min(a.width, a.height, b.width, b.height)
-    return max(a.x0 - b.x1, b.x0 - a.x1) <= tol and max(a.y0 - b.y1, b.y0 - a.y1) <= tol
 
 
 def _turn(page: pymupdf.Page, union: Rect) -> int:

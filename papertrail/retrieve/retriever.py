@@ -19,6 +19,7 @@ leaves out re-ranking models and generation.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import unicodedata
@@ -34,9 +35,11 @@ from papertrail.retrieve import fusion, lexical, routing
 from papertrail.retrieve.fusion import Weights
 from papertrail.retrieve.lexical import LexicalIndex, lexical_text, top_rows
 from papertrail.text import words
-from papertrail.types import Chunk, Hit
+from papertrail.types import Chunk, Document, Hit
 
 MODES = ("hybrid", "dense", "bm25")
+log = logging.getLogger(__name__)
+
 __all__ = ["MODES", "Retriever", "lexical_text"]
 
 
@@ -83,13 +86,17 @@ class Retriever:
         k: int = 5,
         doc_ids: Sequence[str] | None = None,
         mode: str = "hybrid",
+        documents: Sequence[Document] | None = None,
     ) -> list[Hit]:
-        """The ``k`` best chunks of the channel's ready documents (or of ``doc_ids``)."""
+        """The ``k`` best chunks of the channel's ready documents (or of ``doc_ids``).
+
+        ``documents``: the channel's ready documents if the caller has read them.
+        """
         if mode not in MODES:
             raise PaperTrailError(
                 f"Unknown search mode {mode!r}: use one of {', '.join(MODES)}.", code="config"
             )
-        docs = self.store.documents(channel)
+        docs = self.store.documents(channel) if documents is None else list(documents)
         allowed = {d.doc_id for d in docs}
         if doc_ids is not None:
             allowed &= set(doc_ids)
@@ -102,7 +109,7 @@ class Retriever:
         terms = words.terms(query)
         if mode != "bm25":
             qvec = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
-            dense = self.store.query(channel, qvec, n, doc_ids=sorted(allowed))
+            dense = self.store.query(channel, qvec, n, doc_ids=sorted(allowed), documents=docs)
         if mode == "dense":
             return [
                 Hit(c, score=s, dense_rank=i, dense_score=s) for i, (c, s) in enumerate(dense, 1)
@@ -166,6 +173,24 @@ class Retriever:
     def warm(self, channel: str) -> None:
         """Build the channel's BM25 index now (e.g. after an upload), not on the next question."""
         self._index(channel, self.store.documents(channel))
+
+    def warm_up(self) -> None:
+        """Load the model, then the BM25 index of the channels used last (as many as are kept).
+
+        What a first question after a start needs; a failure is only logged (that
+        question meets it again).
+        """
+        try:
+            warm = getattr(self.embedder, "warm", None)
+            if callable(warm):
+                warm()
+            self.embedder.embed(["warm up"])  # a first inference allocates its buffers
+            words.rarity("warm")  # loads the English word frequencies the verifier weighs by
+            recent = getattr(self.store, "recent_channels", None)
+            for channel in reversed(recent(self.cache_channels) if callable(recent) else []):
+                self.warm(channel)  # the most recent last: the last to leave the cache
+        except Exception:
+            log.exception("warming up for the first question failed")
 
     def _index(self, channel: str, docs) -> LexicalIndex:
         key = tuple((d.doc_id, d.created) for d in docs)

@@ -1,118 +1,94 @@
-"""Chunks, vectors and the document registry, kept in Chroma, per channel.
+"""Chunks and vectors kept in Chroma, per channel, with their documents' status.
 
-Isolation is by collection: every (channel, embedding model) pair gets its own
-collection, named ``pt-`` + 40 hex digits of sha256(model, channel), so no
-channel name can collide with another after sanitising and no query can reach
-another channel's chunks. A ``papertrail-registry`` collection (1-d dummy
-vectors, metadata only) records each document with a status: ``begin`` marks
-it "indexing", ``commit`` marks it "ready" after checking every chunk is
-stored, and reads (``documents``, ``chunks``, ``query``) only see ready
-documents. A crash mid-ingest therefore leaves an invisible half document,
-which ``begin`` (same document again) or ``cleanup`` removes. The registry
-lives in Chroma so a Chroma server serves several bot processes the same way
-as the embedded client. Vectors are always passed in (never Chroma's embedding
-function, which would download a model). Chunk ids are ``<file sha256>:<chunk
-number>`` inside the channel's collection, so indexing the same file again
-upserts the same records. It leaves out embedding, ranking fusion and locking
-across processes (one worker indexes a file under a lease: ``coord.py``), and
-the metadata format (``chroma_meta.py``).
+Isolation is by collection: each (channel, index key) pair has its own
+(``keys.py``: the key is the embedding model and the chunking), so no query
+can reach another channel's chunks. The registry (``registry.py``) records
+each document with a status: ``begin`` marks it "indexing", ``commit`` marks
+it "ready" after checking every chunk is stored, and reads (``documents``,
+``chunks``, ``query``) only see ready documents; a crash mid-ingest leaves an
+invisible half document, which ``begin`` (same document again) or ``cleanup``
+removes. Vectors are always passed in (never Chroma's embedding function, which
+downloads a model). Chunk ids are ``<file sha256>:<chunk number>``, so the same
+file again upserts the same records. Left out: embedding, ranking, locks across
+processes (``coord.py``), metadata (``records.py``), clients (``clients.py``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import logging
 import threading
 import time
-import uuid
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-import chromadb
 import numpy as np
-from chromadb.config import Settings as ChromaSettings
 
-from papertrail.embed.model import BUNDLED_NAME, model_name
 from papertrail.errors import PaperTrailError
-from papertrail.settings import Settings
-from papertrail.store.records import chunk, chunk_meta, document, document_meta, rows
+from papertrail.settings import BUNDLED_NAME, Settings, model_name
+from papertrail.store.clients import ephemeral_client, http_client, persistent_client
+from papertrail.store.keys import collection_name, index_key
+from papertrail.store.records import chunk, chunk_meta, rows
+from papertrail.store.registry import Registry
 from papertrail.types import Chunk, Document
 
 log = logging.getLogger(__name__)
 
-REGISTRY = "papertrail-registry"
 _COSINE = {"hnsw": {"space": "cosine"}}  # distance = 1 - cosine similarity
 OVERFETCH = 20  # extra results of an unfiltered search, to make up for hidden chunks
-
-
-def _settings() -> ChromaSettings:
-    # A fresh object each time: chromadb's client constructors modify the one they get.
-    return ChromaSettings(anonymized_telemetry=False)
 
 
 class ChromaStore:
     """One Chroma database holding every channel's documents for one embedding model.
 
-    ``model`` is the embedder's ``name``: vectors of different models never
-    share a collection. ``batch_size`` caps records per write (0 = the
-    client's maximum). Methods are safe to call from several threads.
-    """
+    ``model`` is the embedder's ``name`` and ``chunking`` the (size, overlap) chunks are
+    cut with: other models' vectors and chunks cut another way never share a collection.
+    ``batch_size`` caps records per write (0 = the client's maximum). Thread-safe."""
 
-    def __init__(self, client, *, model: str = BUNDLED_NAME, batch_size: int = 0) -> None:
+    def __init__(
+        self,
+        client,
+        *,
+        model: str = BUNDLED_NAME,
+        batch_size: int = 0,
+        chunking: tuple[int, int] | None = None,
+    ) -> None:
         self.client = client
         self.model = model
-        self._registry = client.get_or_create_collection(REGISTRY, embedding_function=None)
+        self.key = index_key(model, chunking)
+        self._registry = Registry(client, model)
         self._collections: dict[str, object] = {}
         self._indexing: set[str] = set()  # registry ids being indexed by this process
         self._lock = threading.RLock()
+        self.closed = False
         limit = int(client.get_max_batch_size())
         self._batch = max(1, min(batch_size, limit) if batch_size > 0 else limit)
 
     @classmethod
-    def persistent(
-        cls, path: Path, *, model: str = BUNDLED_NAME, batch_size: int = 0
-    ) -> ChromaStore:
+    def persistent(cls, path: Path, **options) -> ChromaStore:
         """Embedded Chroma in the folder ``path`` (created if missing)."""
-        try:
-            Path(path).mkdir(parents=True, exist_ok=True)
-            client = chromadb.PersistentClient(path=str(path), settings=_settings())
-            return cls(client, model=model, batch_size=batch_size)
-        except (OSError, ValueError, RuntimeError) as exc:
-            raise PaperTrailError(
-                f"The index at {path} could not be opened ({exc}). Check that "
-                "PAPERTRAIL_DATA_DIR is writable and used by one PaperTrail at a time.",
-                code="store",
-            ) from exc
+        return cls(persistent_client(path), **options)
 
     @classmethod
-    def http(cls, host: str, port: int, *, model: str = BUNDLED_NAME) -> ChromaStore:
+    def http(cls, host: str, port: int, **options) -> ChromaStore:
         """A Chroma server, e.g. ``chroma run --host 127.0.0.1 --port 8000``."""
-        try:
-            return cls(chromadb.HttpClient(host=host, port=port, settings=_settings()), model=model)
-        except Exception as exc:
-            raise PaperTrailError(
-                f"The Chroma server at {host}:{port} did not answer ({exc}). Start it, "
-                "or fix CHROMA_HOST / CHROMA_PORT (leave CHROMA_HOST empty for a local index).",
-                code="store",
-            ) from exc
+        return cls(http_client(host, port), **options)
 
     @classmethod
-    def ephemeral(cls, *, model: str = BUNDLED_NAME) -> ChromaStore:
+    def ephemeral(cls, **options) -> ChromaStore:
         """In memory and empty (a fresh database each call): for tests."""
-        database = f"pt-{uuid.uuid4().hex}"
-        client = chromadb.EphemeralClient(settings=_settings())
-        chromadb.AdminClient(client.get_settings()).create_database(database)
-        client.set_database(database)
-        return cls(client, model=model)
+        return cls(ephemeral_client(), **options)
 
-    # -- names ------------------------------------------------------------
+    def close(self) -> None:
+        """Close the Chroma client (its SQLite files, or its connection to the server)."""
+        with self._lock:
+            self._collections.clear()
+            self.closed = True
+        self.client.close()
 
     def collection_name(self, channel: str) -> str:
         """The chunk collection of ``channel``: 43 characters Chroma accepts."""
-        raw = f"{self.model}\x00{channel}".encode("utf-8", "surrogatepass")
-        key = hashlib.sha256(raw).hexdigest()
-        return f"pt-{key[:40]}"  # 160 bits: collisions are not a practical concern
+        return collection_name(self.key, channel)
 
     def _rid(self, channel: str, doc_id: str) -> str:
         return f"{self.collection_name(channel)}/{doc_id}"
@@ -191,41 +167,29 @@ class ChromaStore:
     # -- registry -----------------------------------------------------------
 
     def _put(self, doc: Document, *, status: str) -> None:
-        meta = document_meta(doc, status=status, space=self.collection_name(doc.channel))
-        meta["model"] = self.model
-        rid = self._rid(doc.channel, doc.doc_id)
-        self._registry.upsert(ids=[rid], embeddings=[[1.0]], metadatas=[meta])
+        space = self.collection_name(doc.channel)
+        self._registry.put(self._rid(doc.channel, doc.doc_id), doc, status=status, space=space)
 
     def get_document(self, channel: str, doc_id: str) -> Document | None:
         """The registered document, "ready" or "indexing", or None: one cheap lookup."""
-        got = self._registry.get(ids=[self._rid(channel, doc_id)], include=["metadatas"])
-        return document(got["metadatas"][0]) if got["ids"] else None
+        return self._registry.get(self._rid(channel, doc_id))
 
     def all_documents(self, channel: str) -> list[Document]:
         """Every registered document of ``channel``, indexing ones included, oldest first."""
-        got = self._registry.get(
-            where={"space": self.collection_name(channel)}, include=["metadatas"]
-        )
-        docs = [document(m) for m in got["metadatas"] if m.get("channel") == channel]
-        return sorted(docs, key=lambda d: (d.created, d.name, d.doc_id))
+        return self._registry.of_space(self.collection_name(channel), channel)
 
     def documents(self, channel: str) -> list[Document]:
         """The documents of ``channel`` that questions can see, oldest first."""
         return [d for d in self.all_documents(channel) if d.status == "ready"]
 
-    def ready_ids(self, channel: str, doc_ids: Iterable[str] | None = None) -> list[str]:
-        """Ready document ids of ``channel``, narrowed to ``doc_ids`` when given."""
-        ready = [d.doc_id for d in self.documents(channel)]
-        if doc_ids is None:
-            return ready
-        wanted = set(doc_ids)
-        return [d for d in ready if d in wanted]
+    def recent_channels(self, limit: int) -> list[str]:  # the latest upload's channel first
+        return self._registry.recent_channels(limit)
 
     def delete(self, channel: str, doc_id: str) -> bool:
         """Remove one document and its chunks from ``channel``; False if it was unknown."""
         rid = self._rid(channel, doc_id)
-        known = bool(self._registry.get(ids=[rid], include=[])["ids"])
-        self._registry.delete(ids=[rid])  # invisible first, then the chunks
+        known = self._registry.has(rid)
+        self._registry.remove(rid)  # invisible first, then the chunks
         self._chunks_of(channel).delete(where={"doc_id": doc_id})
         self._indexing.discard(rid)
         return known
@@ -237,16 +201,7 @@ class ChromaStore:
         less than ``older_than`` seconds ago: with a Chroma server shared by
         several processes, pass the longest an ingest may take.
         """
-        got = self._registry.get(
-            where={"$and": [{"model": self.model}, {"status": "indexing"}]},
-            include=["metadatas"],
-        )
-        cutoff = time.time() - older_than
-        stale = [
-            document(m)
-            for rid, m in zip(got["ids"], got["metadatas"], strict=True)
-            if rid not in self._indexing and m.get("updated", 0.0) <= cutoff
-        ]
+        stale = self._registry.stale(older_than, spare=set(self._indexing))
         for doc in stale:
             log.info("removing half-indexed %s from %s", doc.doc_id[:12], doc.channel)
             self.delete(doc.channel, doc.doc_id)
@@ -258,7 +213,9 @@ class ChromaStore:
         """Every chunk of the channel's ready documents (or of ``doc_ids``), in order."""
         out: list[Chunk] = []
         col = None
-        for doc_id in self.ready_ids(channel, doc_ids):
+        ready = [d.doc_id for d in self.documents(channel)]
+        wanted = set(ready if doc_ids is None else doc_ids)
+        for doc_id in (d for d in ready if d in wanted):
             col = col or self._chunks_of(channel)
             got = col.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
             part = [chunk(t, m) for t, m in zip(got["documents"], got["metadatas"], strict=True)]
@@ -271,9 +228,14 @@ class ChromaStore:
         vector: np.ndarray,
         k: int,
         doc_ids: Iterable[str] | None = None,
+        *,
+        documents: Sequence[Document] | None = None,
     ) -> list[tuple[Chunk, float]]:
-        """The ``k`` nearest chunks of ready documents, with cosine similarity, best first."""
-        every = self.ready_ids(channel)
+        """The ``k`` nearest chunks of ready documents, with cosine similarity, best first.
+
+        ``documents`` are the channel's ready documents if the caller has read them.
+        """
+        every = [d.doc_id for d in (self.documents(channel) if documents is None else documents)]
         wanted = None if doc_ids is None else set(doc_ids)
         ready = every if wanted is None else [d for d in every if d in wanted]
         if not ready or k <= 0:
@@ -304,8 +266,6 @@ class ChromaStore:
             for cid, vec in zip(got["ids"], got["embeddings"], strict=True)
         }
 
-    # -- vectors of the same bytes in other channels (speed: no re-embedding) ----
-
     def vectors_elsewhere(self, channel: str, doc_id: str) -> dict[str, np.ndarray]:
         """Chunk text -> stored vector of ``doc_id`` in another channel where it is ready.
 
@@ -313,11 +273,10 @@ class ChromaStore:
         that document's own chunks are read, and they are copied, never shared:
         each channel keeps its own collection.
         """
-        where = {"$and": [{"doc_id": doc_id}, {"model": self.model}, {"status": "ready"}]}
-        for meta in self._registry.get(where=where, include=["metadatas"])["metadatas"]:
-            if meta.get("channel") == channel:
+        for other in self._registry.ready_elsewhere(doc_id):
+            if other == channel:
                 continue
-            got = self._chunks_of(meta["channel"]).get(
+            got = self._chunks_of(other).get(
                 where={"doc_id": doc_id}, include=["documents", "embeddings"]
             )
             if got["ids"]:
@@ -331,9 +290,11 @@ class ChromaStore:
 def open_store(settings: Settings, model: str | None = None) -> ChromaStore:
     """The store ``settings`` configure: a Chroma server if CHROMA_HOST is set, else
     an embedded index in ``data_dir/chroma``. ``model`` defaults to the name of the
-    embedder ``settings`` select (pass ``embedder.name`` when using another one).
+    embedder ``settings`` select (pass ``embedder.name`` when using another one); the
+    chunking settings join it in the index key.
     """
     model = model if model is not None else model_name(settings.embedding_model)
+    key = {"model": model, "chunking": (settings.chunk_size, settings.chunk_overlap)}
     if settings.chroma_host:
-        return ChromaStore.http(settings.chroma_host, settings.chroma_port, model=model)
-    return ChromaStore.persistent(Path(settings.data_dir) / "chroma", model=model)
+        return ChromaStore.http(settings.chroma_host, settings.chroma_port, **key)
+    return ChromaStore.persistent(Path(settings.data_dir) / "chroma", **key)

@@ -1,10 +1,11 @@
 """The indexed PDFs' bytes, kept for rendering snippet images.
 
 ``PdfFiles`` keeps each channel's PDFs under ``root/<sha256(channel)[:24]>/
-<doc_id>.pdf`` (a password-protected PDF is stored decrypted, so snippets
-render without the password). With ``shared`` blobs (multi-worker mode, see
-``papertrail/store/blobs.py``) every saved PDF is also put there, and a worker that
-must render a PDF it never downloaded fetches it and caches it locally.
+<doc_id>.pdf`` (the pipeline hands a password-protected PDF over decrypted, so
+snippets render without the password). With ``shared`` blobs (multi-worker
+mode, see ``papertrail/store/blobs.py``) every saved PDF is also put there,
+and a worker that must render a PDF it never downloaded fetches it and caches
+it locally.
 Writes go through a temporary file and a rename, so a reader never sees half
 a PDF. Rendering itself is ``render.py``'s job.
 """
@@ -37,12 +38,8 @@ class PdfFiles:
         path = self.path(channel, doc_id)
         return f"{path.parent.name}/{path.name}"
 
-    def save(self, channel: str, doc_id: str, data: bytes, password: str | None = None) -> None:
-        if password:  # keep a decrypted copy so snippets render without the password
-            from papertrail.read.pdf import open_document
-
-            with open_document(data, password=password) as doc:
-                data = doc.tobytes(encryption=1)  # PDF_ENCRYPT_NONE
+    def save(self, channel: str, doc_id: str, data: bytes) -> None:
+        """Keep ``data`` (the pipeline passes a password-protected PDF decrypted)."""
         path = self.path(channel, doc_id)
         _write(path, data)
         if self.shared is not None:

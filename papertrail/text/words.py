@@ -135,13 +135,18 @@ def word_keys(text: str) -> set[str]:
         for n in (2, 3):
             if i + n <= len(toks):
                 keys.add(stem("".join(toks[i : i + n])))
-    initials = [t[0] for t in toks if t.isalpha()]
-    skipping = [t[0] for t in toks if t.isalpha() and t not in ("and", "of", "the", "for")]
+    # (initial, capitalised) of each word; a two-letter acronym needs two capitalised
+    # words ("Master of Arts"), or any two words ("militate against") would spell one
+    raw = [t for t in TOKEN.findall(norm) if t.isalpha()]
+    initials = [(t[0].lower(), t[0].isupper()) for t in raw]
+    skipping = [
+        (t[0].lower(), t[0].isupper()) for t in raw if t.lower() not in ("and", "of", "the", "for")
+    ]
     for seq in (initials, skipping):
         for i in range(len(seq)):
             for n in (2, 3, 4, 5):
-                if i + n <= len(seq):
-                    keys.add("acr:" + "".join(seq[i : i + n]))
+                if i + n <= len(seq) and (n > 2 or all(up for _, up in seq[i : i + n])):
+                    keys.add("acr:" + "".join(c for c, _ in seq[i : i + n]))
     # prefixes of 5+ letters, so ``found`` matches derivations by lookup, not by a scan
     keys |= {"pre:" + k[:n] for k in keys if k[:4] != "acr:" for n in range(5, len(k))}
     return keys

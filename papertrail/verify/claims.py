@@ -2,10 +2,13 @@
 
 ``split_claims`` cuts an answer into sentences and ties every marker group to
 the text its excerpts must support (its sentence, or the part of it since the
-previous group); ``parse_markers`` reads one group; ``is_refusal`` and
-``is_claim`` tell a refusal and an assertion from framing ("Here is what I
-found:"); ``answer_part`` drops the words that only restate the question
-("the email address in this document is ..."). Nothing here judges a claim.
+previous group); ``parse_markers`` reads one group and ``strip_copied``
+takes out the brackets a model copied from a document ("such as [38, 2, 9]",
+"Adam [20]"), which are no markers; ``is_claim`` tells an assertion from framing ("Here
+is what I found:") and from a refusal (``refusals``); ``answer_part`` drops
+the words that only restate the question ("the email address in this
+document is ..."); ``clauses`` cuts a claim into the parts an excerpt must each
+state. Nothing here judges a claim.
 """
 
 from __future__ import annotations
@@ -13,10 +16,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from papertrail.settings import REFUSAL
 from papertrail.text.figures import claim_figures
 from papertrail.text.sentences import sentence_spans, strip_markers
-from papertrail.text.words import content_words, tokens
+from papertrail.text.words import content_words
+from papertrail.verify.refusals import is_refusal
+
+__all__ = [
+    "MarkerGroup",
+    "answer_part",
+    "Copied",
+    "document_brackets",
+    "is_claim",
+    "is_refusal",
+    "sentence_bounds",
+    "split_claims",
+    "strip_copied",
+]
 
 _GROUP = re.compile(r"(?:\s*\[\s*\d+(?:\s*[-\u2013,;]\s*\d+)*\s*\])+")
 _ONE = re.compile(r"\[([^\]]*)\]")
@@ -58,10 +73,59 @@ def parse_markers(group: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def is_refusal(text: str, refusal: str = REFUSAL) -> bool:
-    """True when ``text`` is, or starts with, the refusal sentence (case and spacing aside)."""
-    want = tokens(refusal)
-    return bool(want) and tokens(text)[: len(want)] == want
+_BRACKET = re.compile(r"\[\s*\d+(?:\s*[-\u2013,;]\s*\d+)*\s*\]")
+
+
+def _key(bracket: str) -> str:
+    return re.sub(r"\s+", "", bracket)
+
+
+def document_brackets(texts: list[str]) -> set[tuple[str, str]]:
+    """(word before, bracket) of every bracketed number in ``texts``: a document's own
+    references ("Adam [20]", "such as [38, 2, 9]"), whitespace inside removed."""
+    out = set()
+    for text in texts:
+        for m in _BRACKET.finditer(text):
+            before = re.findall(r"[^\W_]+", text[max(0, m.start() - 40) : m.start()])
+            out.add(((before[-1].lower() if before else ""), _key(m.group())))
+    return out
+
+
+@dataclass(frozen=True)
+class Copied:
+    """A bracket the model copied from a document, taken out of the answer."""
+
+    at: int  # offset in the answer without it, where it stood
+    numbers: tuple[int, ...]
+    outside: bool  # a number in it points at no excerpt (else: an excerpt has it)
+
+
+def strip_copied(answer: str, count: int, documents: set[tuple[str, str]]):
+    """(answer without copied brackets, what was taken out).
+
+    A bracket is copied from a document, not a citation, when a number in it
+    points at no excerpt (1..``count``: "[20]", "[38, 2, 9]") or an excerpt has
+    the same bracket after the same word (``document_brackets``). It is cut
+    with the space before it ("Adam [20] with" -> "Adam with").
+    """
+    cuts = []
+    for m in _GROUP.finditer(answer):
+        words = re.findall(r"[^\W_]+", answer[max(0, m.start() - 40) : m.start()])
+        before = words[-1].lower() if words else ""
+        for one in _ONE.finditer(answer, m.start(), m.end()):
+            numbers = parse_markers(one.group())
+            outside = any(not 1 <= n <= count for n in numbers)
+            if numbers and (outside or (before, _key(one.group())) in documents):
+                a, b = one.start(), one.end()
+                if a and answer[a - 1] == " " and (b == len(answer) or answer[b] in " .,;:!?)"):
+                    a -= 1
+                cuts.append((a, b, numbers, outside))
+    pieces, pos, found = [], 0, []
+    for a, b, numbers, outside in cuts:
+        pieces.append(answer[pos:a])
+        found.append(Copied(sum(map(len, pieces)), numbers, outside))
+        pos = b
+    return "".join(pieces) + answer[pos:], tuple(found)
 
 
 def says_something(text: str) -> bool:
@@ -69,11 +133,14 @@ def says_something(text: str) -> bool:
     return bool(claim_figures(text)) or len(content_words(text)) >= 3
 
 
-def is_claim(sentence: str) -> bool:
-    """Whether an unmarked sentence asserts something ("Here is what I found:" does not)."""
+def is_claim(sentence: str, *, short: bool = False) -> bool:
+    """Whether an unmarked sentence asserts something ("Here is what I found:" does not).
+
+    With ``short``, any content word will do: an answer that is only a phrase
+    ("Residual Dropout") answers the question with it."""
     if sentence.rstrip().endswith(":") or is_refusal(sentence):
         return False
-    return says_something(sentence)
+    return bool(content_words(sentence)) if short else says_something(sentence)
 
 
 def answer_part(claim: str) -> tuple[str, str]:
@@ -95,10 +162,29 @@ def answer_part(claim: str) -> tuple[str, str]:
     return text[: m.start()].strip(), text[m.end() :].strip()
 
 
+# ... and the object of "has": "Lebour has an M.A. degree"
+_LINK = re.compile(r"\s(?:is|are|was|were|equals|has|have|had|:)\s", re.I)
+
+
 def predicate(claim: str) -> str:
-    """What a claim says after its first "is" / "are" / "was" / "were" / ":" ("" if none)."""
-    m = _COPULA.search(strip_markers(claim))
+    """What a claim says after its first "is" / "are" / "was" / "were" / "has" / "have" /
+    "had" / ":" ("" if none): the part that carries its answer."""
+    m = _LINK.search(strip_markers(claim))
     return strip_markers(claim)[m.end() :].strip() if m else ""
+
+
+def _masked(text: str) -> tuple[list[re.Match], str]:
+    """The marker groups of ``text`` and ``text`` with each blanked (same length)."""
+    found = list(_GROUP.finditer(text))
+    masked = list(text)
+    for m in found:
+        masked[m.start() : m.end()] = " " * (m.end() - m.start())
+    return found, "".join(masked)
+
+
+def sentence_bounds(text: str) -> list[tuple[int, int]]:
+    """(start, end) in ``text`` of each sentence ``split_claims`` returns, in order."""
+    return sentence_spans(_masked(text)[1])
 
 
 def split_claims(text: str) -> tuple[list[str], list[str], list[MarkerGroup]]:
@@ -110,11 +196,7 @@ def split_claims(text: str) -> tuple[list[str], list[str], list[MarkerGroup]]:
     groups ("6 layers [1] and 8 heads [2]."), the part since the previous group,
     if that part says something on its own.
     """
-    found = list(_GROUP.finditer(text))
-    masked = list(text)
-    for m in found:
-        masked[m.start() : m.end()] = " " * (m.end() - m.start())
-    masked_text = "".join(masked)
+    found, masked_text = _masked(text)
     spans = sentence_spans(masked_text)
     sentences = [strip_markers(masked_text[a:b]).strip() for a, b in spans]
     owner = []
@@ -138,3 +220,18 @@ def split_claims(text: str) -> tuple[list[str], list[str], list[MarkerGroup]]:
                 claim = len(claims) - 1
         groups.append(MarkerGroup(m.start(), m.end(), parse_markers(m.group()), owner[k], claim))
     return sentences, claims, groups
+
+
+# Where a sentence joins two statements: "; ", ", and ", ", while ", ", which ", ". "
+_JOIN = re.compile(
+    r";\s|,\s+(?:and|but|while|whereas|which|although|so)\s|\s(?:while|whereas|although)\s"
+    r"|(?<=[a-z])\.\s+(?=[A-Z])"
+)
+
+
+def clauses(claim: str, min_words: int = 3) -> list[str]:
+    """The statements a claim joins, each with ``min_words`` content words or a figure;
+    one part when it joins none ("A, and B" -> ["A", "B"])."""
+    parts = [p.strip(" ,.") for p in _JOIN.split(strip_markers(claim))]
+    kept = [p for p in parts if len(content_words(p)) >= min_words or claim_figures(p)]
+    return kept or [strip_markers(claim).strip()]

@@ -19,17 +19,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from papertrail.read.chunking import line_part
-from papertrail.read.layout import is_rtl
 from papertrail.text.figures import excerpt_numbers
+from papertrail.text.lines import is_rtl, line_part, line_starts
+from papertrail.text.rows import MAX_CHARS, ROW_START, TABLE_NUMBERS, TABLE_SHARE
 from papertrail.text.sentences import normalize, sentence_spans, strip_heading
 from papertrail.types import Chunk, Evidence, Rect
 
 MAX_UNITS = 3  # a claim may draw on up to three consecutive sentences or rows
-MAX_CHARS = 400  # longer units are cut at spaces: a judged span stays readable
-TABLE_NUMBERS = 6  # a "sentence" with this many numbers, and
-TABLE_SHARE = 0.3  # this share of its words numbers, is a table run: cut into rows
-ROW_START = re.compile(r"(?<=[\d)%\u2014-])\s+(?=[A-Z][a-z])")  # "... 3,033 Basic earnings"
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 SHOWN_CHARS = 280  # evidence quoted under a citation: two or three lines of chat
 
@@ -155,18 +151,6 @@ def _cut(chunk: Chunk, i: int, start: int, end: int, a: int, b: int) -> Rect:
     hi = (min(b, end) - start) / length
     line = chunk.text[start:end]
     return line_part(chunk.rects[i], max(0.0, lo), min(1.0, hi), is_rtl(line))
-
-
-def line_starts(chunk: Chunk) -> list[int]:
-    """Where each line of the chunk starts; estimated from box widths for older indexes."""
-    if len(chunk.lines) == len(chunk.rects):
-        return list(chunk.lines)
-    widths = [max(r.width, 1e-6) for r in chunk.rects]
-    total, acc, out = sum(widths), 0.0, []
-    for w in widths:
-        out.append(round(acc / total * len(chunk.text)) if total else 0)
-        acc += w
-    return out
 
 
 def shown(evidence: Evidence | None, limit: int = SHOWN_CHARS) -> str:

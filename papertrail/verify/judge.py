@@ -9,35 +9,45 @@ allowed), enough of the claim's words must be there, and, unless the words
 alone state it, the claim must be close in meaning to the span (the embedding
 model is only asked when its answer can change the verdict). A claim that
 restates a question ("the email address in this document is ...") is also
-read for its answer-bearing part. ``judge`` does both for one pair; whole
-answers are checked in ``verify``. Nothing here generates or retrieves.
+read for its answer-bearing part. A span that says something else
+(``contrast``: negation, a contrasting word beside the same neighbour, another
+period, a question or a mere mention) fails whatever its coverage. Each
+excerpt is read once (``excerpt.parse``). ``judge`` does both for one pair;
+whole answers are checked in ``verify``. Nothing here generates or retrieves.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from papertrail.protocols import Embedder
-from papertrail.text.figures import Figure, claim_figures, excerpt_numbers, figure_in
-from papertrail.text.sentences import normalize, strip_markers
-from papertrail.text.words import found, is_content, rarity, stem, word_keys
-from papertrail.verify.claims import answer_part, predicate
-from papertrail.verify.evidence import Span, row_with_header, units, windows
+from papertrail.text.coverage import Claim as _Claim
+from papertrail.text.coverage import parse as _parse
+from papertrail.text.coverage import share as _share
+from papertrail.text.figures import excerpt_numbers, figure_in
+from papertrail.text.sentences import strip_markers
+from papertrail.text.words import is_content, rarity
+from papertrail.verify.claims import answer_part, clauses, predicate
+from papertrail.verify.contrast import asks_or_mentions, conflict
+from papertrail.verify.evidence import Span
+from papertrail.verify.excerpt import Excerpt, context_keys, parse
 
 # The decision has four numbers, each on a plain scale. They sit in the middle of
 # the range that gave the same result on the development pairs, and a range
 # chosen on one source (paper / filings) held on the other (see verifier_eval).
 MIN_COVERAGE = 0.35  # share of the claim's weighted words and figures that must be there
+MIN_WORDS = 0.55  # ... and, for a claim its figures do not pin, more than half its words,
+PARAPHRASE_SIM = 0.8  # unless the claim and the span are this close in meaning (a paraphrase)
 MIN_AGREEMENT = 0.95  # coverage + best cosine, for claims not pinned by figures
 WORDS_ONLY_COVERAGE = 0.6  # without an embedder, words alone must cover this much
 SPECIFIC_DIGITS = 2  # found figures with this many significant digits in all pin a claim
 ANSWER_COVERAGE = 0.8  # the answer part of a restated question must be found this fully
 ANSWER_WEIGHT = 4.0  # ... and weigh this much without a figure or name (one rare word, two common)
 SIM_SPANS = 2  # the lexically best spans whose meaning is compared with the claim
+MIN_CLAUSE = 0.25  # each statement a claim joins ("A, and B") needs this share in the span
 
 
 @dataclass(frozen=True)
@@ -59,73 +69,21 @@ class Reading:
     figures: int
     digits: int  # significant digits of the claim's figures, all together
     missing_keys: tuple[str, ...] = ()  # names the claim's answer part gives, not in the span
+    conflict: str | None = None  # why the span says something else (``contrast``), if it does
 
     def needs_meaning(self) -> bool:
         """Whether the embedding model can change the verdict."""
         return (
             not self.missing_figs
             and not self.missing_keys
+            and self.conflict is None
             and MIN_COVERAGE <= self.cov < MIN_AGREEMENT
             and (self.digits < SPECIFIC_DIGITS)
         )
 
 
-@dataclass(frozen=True)
-class _Claim:
-    words: tuple[str, ...]  # lowercase tokens in order
-    upper: frozenset[str]  # tokens written as acronyms
-    figures: tuple[Figure, ...]
-    names: frozenset[str]  # words capitalised after the first one, and acronyms
-
-
-def _parse(claim: str) -> _Claim:
-    raw = re.findall(r"[^\W_]+", normalize(strip_markers(claim)))
-    upper = frozenset(w.lower() for w in raw if w.isupper() and 2 <= len(w) <= 5)
-    names = frozenset(w.lower() for w in raw[1:] if w[:1].isupper() and not w.isdigit()) | upper
-    return _Claim(tuple(w.lower() for w in raw), upper, tuple(claim_figures(claim)), names)
-
-
-def _share(c: _Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str]]:
-    """(weighted share found, missing words, missing figures); a figure weighs 1 + digits."""
-    words = c.words
-    hit = [found(w, keys, acronym=w in c.upper) for w in words]
-    for i in range(len(words) - 1):  # compounds written apart: "MGM Resorts" / "MGMRESORTS"
-        for n in (2, 3):
-            if i + n <= len(words) and stem("".join(words[i : i + n])) in keys:
-                hit[i : i + n] = [True] * n
-    total = got = 0.0
-    missing, figs, seen = [], [], set()
-    for w, ok in zip(words, hit, strict=True):
-        if not is_content(w) or stem(w) in seen:
-            continue
-        seen.add(stem(w))
-        total += rarity(w)
-        got += rarity(w) if ok else 0.0
-        if not ok:
-            missing.append(w)
-    for fig in c.figures:
-        weight = 1.0 + min(fig.digits, 5)
-        total += weight
-        if figure_in(fig, numbers):
-            got += weight
-        else:
-            figs.append(fig.text)
-    return (got / total if total else 1.0), missing, figs
-
-
 def _weight(c: _Claim) -> float:
     return sum(rarity(w) for w in set(c.words) if is_content(w))
-
-
-def coverage(claim: str, chunk_text: str, context: str = "") -> tuple[float, list[str]]:
-    """Rarity-weighted share of the claim's content words and figures found in the excerpt.
-
-    ``context`` (document name, section heading) counts as part of the excerpt
-    for words: a reader checking the citation sees it. Returns (share, missing).
-    """
-    keys = word_keys(chunk_text) | (word_keys(context) if context else set())
-    share, missing, figs = _share(_parse(claim), keys, excerpt_numbers(chunk_text))
-    return share, missing + figs
 
 
 def read(claim: str, chunk_text: str, context: str = "") -> Reading:
@@ -142,19 +100,19 @@ def read(claim: str, chunk_text: str, context: str = "") -> Reading:
     short = _parse(answer) if framing else None
     if short is not None and not (short.figures or short.names or _weight(short) >= ANSWER_WEIGHT):
         short = None  # "... is blue": too common an answer to tie the claim to this excerpt
-    ctx = word_keys(context) if context else set()
-    numbers = excerpt_numbers(chunk_text)  # figures may sit in other rows of a table
+    ctx = context_keys(context)
+    ex = parse(chunk_text)  # read once per distinct excerpt, whichever claim it is judged for
+    only = not asks_or_mentions(claim)  # what the excerpt asks or only names states nothing
+    numbers = ex.numbers  # figures may sit in other rows of a table
     scored = []
-    unit_keys = [(a, b, word_keys(chunk_text[a:b])) for a, b, _ in units(chunk_text)]
-    for span in windows(chunk_text) or [Span(0, len(chunk_text), chunk_text)]:
+    for span, here in ex.windows:
         # a window's keys are its units' keys: each unit is read once, not once per window
-        keys = set(ctx).union(*(k for a, b, k in unit_keys if span.start <= a and b <= span.end))
+        keys = ex.keys(span, asserted_only=only) | ctx
         cov, missing, figs = _share(full, keys, numbers)
         if short is not None:
             a_cov, a_missing, a_figs = _share(short, keys, numbers)
             if a_cov >= ANSWER_COVERAGE and a_cov > cov:
                 cov, missing, figs = a_cov, a_missing, a_figs
-        here = excerpt_numbers(span.text)
         pinned = sum(figure_in(f, here) for f in full.figures)
         scored.append(((cov, pinned, -len(span.text)), span, cov, missing, figs))
     scored.sort(key=lambda s: s[0], reverse=True)
@@ -162,33 +120,50 @@ def read(claim: str, chunk_text: str, context: str = "") -> Reading:
         tied = [s for s in scored if s[0][:2] == scored[0][0][:2]]
 
         def own(s) -> tuple[float, int]:
-            keys = set().union(*(k for a, b, k in unit_keys if s[1].start <= a and b <= s[1].end))
-            return _share(full, keys, numbers)[0], s[0][2]
+            return _share(full, ex.keys(s[1], asserted_only=only), numbers)[0], s[0][2]
 
         scored.remove(top := max(tied, key=own))
         scored.insert(0, top)
     _, best, cov, missing, figs = scored[0]
-    rows = _figure_rows(full, chunk_text, best, unit_keys)
+    rows = _figure_rows(full, ex, best)
     scored[0] = (None, replace(best, also=best.also + rows), cov, missing, figs)
     digits = sum(f.digits for f in full.figures)
     spans = tuple(s[1] for s in scored[:SIM_SPANS])
     words = tuple(w for w in missing if w not in figs)
     names = _parse(predicate(answer)).names  # of the answer-bearing part: "... is Little Rock"
     missing_keys = tuple(w for w in words if w in names)
-    return Reading(spans, cov, tuple(figs), words, len(full.figures), digits, missing_keys)
+    why = conflict(claim, best.text, chunk_text, context) or _unstated(claim, ex, best, ctx)
+    return Reading(spans, cov, tuple(figs), words, len(full.figures), digits, missing_keys, why)
 
 
-def _figure_rows(c: _Claim, text: str, best: Span, unit_keys) -> tuple[tuple[int, int], ...]:
+def _unstated(claim: str, ex: Excerpt, best: Span, ctx: frozenset[str]) -> str | None:
+    """A statement of a claim that joins several ("A, and B") which the span barely holds."""
+    parts = clauses(claim)
+    if len(parts) < 2:
+        return None
+    keys = ex.keys(best, asserted_only=not asks_or_mentions(claim)) | ctx
+    for part in parts:
+        if _share(_parse(part), keys, ex.numbers)[0] < MIN_CLAUSE:
+            return f"the excerpt does not state {_quote(part)}"
+    return None
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[: text.rfind(" ", 0, limit)] + " …")
+
+
+def _figure_rows(c: _Claim, ex: Excerpt, best: Span) -> tuple[tuple[int, int], ...]:
     """Where the claim's figures that ``best`` lacks are: the unit holding each (with its
     column headings), the one sharing most words with the claim when several do."""
     out: list[tuple[int, int]] = []
+    here = next((n for s, n in ex.windows if s == best), None)
     for fig in c.figures:
-        if figure_in(fig, excerpt_numbers(best.text)):
+        if figure_in(fig, here if here is not None else excerpt_numbers(best.text)):
             continue
-        holders = [(a, b, k) for a, b, k in unit_keys if figure_in(fig, excerpt_numbers(text[a:b]))]
+        holders = [u for u in ex.units if figure_in(fig, u.numbers)]
         if holders:
-            a, b, _ = max(holders, key=lambda h: _share(c, h[2], [])[0])
-            out += [r for r in row_with_header(text, a, b) if r not in out]
+            u = max(holders, key=lambda h: _share(c, set(h.keys), [])[0])
+            out += [r for r in ex.rows(u.start, u.end) if r not in out]
     return tuple(out)
 
 
@@ -198,8 +173,13 @@ def decide(r: Reading, sim: float | None) -> Judgement:
     When the claim's figures are found and specific together (``digits``
     significant digits in all), they tie it to this span and the words need
     only reach ``MIN_COVERAGE``: tables state figures, not sentences, and the
-    embedding model reads them poorly. Words covering ``MIN_AGREEMENT`` state
-    the claim on their own; otherwise words and meaning together must.
+    embedding model reads them poorly. A span that says something else
+    (``r.conflict``: a negation, a contrasting word, another period) fails
+    whatever its words. Words covering ``MIN_AGREEMENT`` state the claim on
+    their own; otherwise words and meaning together must, and words covering
+    less than ``MIN_WORDS`` only when the meaning is a paraphrase's
+    (``PARAPHRASE_SIM``): a topically close excerpt shares the subject's
+    words and a middling similarity, not the relation.
     """
     scores = [("coverage", round(r.cov, 3)), ("figures", float(r.figures))]
     scores.append(("figures_missing", float(len(r.missing_figs))))
@@ -215,10 +195,14 @@ def decide(r: Reading, sim: float | None) -> Judgement:
         return out(False, f"{noun} {', '.join(r.missing_figs[:3])} not in excerpt")
     if r.missing_keys:
         return out(False, f"{', '.join(r.missing_keys[:3])} not in excerpt")
+    if r.conflict:
+        return out(False, r.conflict)
     if r.cov < MIN_COVERAGE:
         return out(False, f"too little of the sentence is in the excerpt (coverage {r.cov:.2f})")
     if r.digits >= SPECIFIC_DIGITS:
         return out(True, f"figures and {r.cov:.0%} of the sentence are in the excerpt")
+    if r.cov < MIN_WORDS and (sim is None or sim < PARAPHRASE_SIM):
+        return out(False, _partial(r) + (f"; similarity {sim:.2f}" if sim is not None else ""))
     if r.cov >= MIN_AGREEMENT:
         return out(True, f"the excerpt states {r.cov:.0%} of the sentence")
     if sim is None:

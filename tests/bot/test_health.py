@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import socket
+import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -90,3 +93,29 @@ def test_close_frees_the_port():
     srv.close()
     with pytest.raises(urllib.error.URLError):
         get(port, HEALTH_PATH)
+
+
+def test_half_open_connections_neither_multiply_threads_nor_block_the_probe():
+    srv = serve_health(0, lambda: {"status": "ok"}, host="127.0.0.1")
+    try:
+        before = threading.active_count()
+        sockets = [socket.create_connection(("127.0.0.1", srv.port), timeout=5) for _ in range(200)]
+        for sock in sockets[::2]:
+            sock.sendall(b"GET /heal")  # half a request line, then silence
+        time.sleep(0.5)
+        assert threading.active_count() - before <= 4  # the handler pool, not one per socket
+        for sock in sockets:
+            sock.close()
+        deadline = time.monotonic() + 15
+        while True:  # the silent ones are closed within seconds and the probe answers again
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{srv.port}{HEALTH_PATH}", timeout=2
+                ) as r:
+                    assert r.status == 200
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+    finally:
+        srv.close()

@@ -33,16 +33,16 @@ def test_describe_service_names_the_offline_mode_without_a_key(tmp_path):
 
 
 class ChattyGenerator:
-    """An LLM generator's shape: ``_complete`` answers (text, tokens used)."""
+    """An LLM generator's shape: the ``ChatModel`` seam, ``complete`` answers text."""
 
     mode = "chatty"
 
     def __init__(self) -> None:
         self.calls = []
 
-    def _complete(self, messages):
+    def complete(self, messages):
         self.calls.append(messages)
-        return "How many layers does the decoder have?", 12
+        return "How many layers does the decoder have?"
 
 
 def test_follow_ups_are_condensed_by_the_answering_llm_and_offline_without_one(tmp_path):
@@ -64,3 +64,20 @@ def test_follow_ups_are_condensed_by_the_answering_llm_and_offline_without_one(t
         assert service.complete is None  # the extractive generator: offline rewrites
     finally:
         close_service(service)
+
+
+class ClosingPipeline(PaperTrail):
+    closed = 0
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+def test_close_service_closes_the_pipeline(tmp_path):
+    cfg = load_config({"PAPERTRAIL_DATA_DIR": str(tmp_path)}, dotenv_path=None)
+    embedder = WarmingEmbedder()
+    pipeline = ClosingPipeline(
+        cfg.settings, embedder=embedder, store=ChromaStore.ephemeral(model="h")
+    )
+    close_service(build_service(cfg, pipeline))
+    assert pipeline.closed == 1

@@ -6,7 +6,6 @@ import pytest
 
 from adapters.chat.library import Share
 from adapters.discord.client import build_client
-from adapters.discord.shards import shard_of
 from bot.config import load_config, require
 from bot.redis.coord import RedisSeen
 from bot.redis.state import RedisShares, RedisThreads
@@ -94,9 +93,3 @@ def test_shards_make_an_auto_sharded_client_for_the_listed_shards():
         discord_shard_count="2")))  # fmt: skip
     assert every.shard_count == 2 and every.shard_ids is None  # all shards in one process
     assert type(build_client(object(), slash_commands=False)).__name__ == "PaperTrailClient"
-
-
-def test_guilds_map_to_shards_with_discords_formula():
-    guild = 81384788765712384  # Discord's documentation example: shard 1 of 2? (id >> 22) % 2
-    assert shard_of(guild, 2) == (guild >> 22) % 2
-    assert {shard_of(g << 22, 3) for g in range(9)} == {0, 1, 2}

@@ -201,3 +201,12 @@ def test_a_refused_file_does_not_load_the_model(tmp_path, data):
     with pytest.raises(PaperTrailError):
         make(tmp_path, embedder=embedder).ingest("c1", "bad.pdf", data)
     assert embedder.warmed == []
+
+
+def test_close_releases_what_from_settings_opened(tmp_path):
+    pt = PaperTrail.from_settings(Settings(data_dir=tmp_path))  # the model loads lazily
+    assert pt.documents("c1") == []
+    store = pt.store
+    pt.close()
+    assert store.closed and store.client._closed  # chromadb's own flag: its system released
+    pt.close()  # twice is harmless

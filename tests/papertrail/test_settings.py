@@ -79,3 +79,18 @@ def test_every_numeric_setting_has_a_range_that_holds_its_default():
 def test_an_overlap_as_long_as_the_chunk_is_refused():
     with pytest.raises(PaperTrailError, match="PAPERTRAIL_CHUNK_OVERLAP"):
         Settings.from_env({"PAPERTRAIL_CHUNK_SIZE": "200", "PAPERTRAIL_CHUNK_OVERLAP": "200"})
+
+
+@pytest.mark.parametrize("raw", ["0", "0.5", "3601"])
+def test_the_llm_deadline_is_range_checked(raw):
+    with pytest.raises(
+        PaperTrailError,
+        match=r"PAPERTRAIL_LLM_TIMEOUT=\S+ is out of range: use a number from 1 to 3600",
+    ):
+        Settings.from_env({"PAPERTRAIL_LLM_TIMEOUT": raw})
+    assert Settings.from_env({"PAPERTRAIL_LLM_TIMEOUT": "900"}).llm_timeout == 900.0
+
+
+def test_groq_base_url_alone_configures_an_llm():
+    assert Settings.from_env({"GROQ_BASE_URL": "http://127.0.0.1:8080"}).llm_configured
+    assert not Settings.from_env({}).llm_configured

@@ -172,6 +172,28 @@ def test_secrets_reach_neither_the_logs_nor_discord(rig, tmp_path):
             assert_no_secret(f.data.decode("latin-1"), "an uploaded image")
 
 
+def test_a_reply_to_another_channels_message_neither_answers_from_nor_imports_its_pdf(
+    rig, tmp_path
+):
+    fake, pipeline = rig(Settings(data_dir=tmp_path / "data", ocr=False))
+    secret = simple_pdf(["The vault combination of the Kestrel site is 4417."])
+    shared = fake.send(
+        RANDOM, "for #random only", attachments=[fake.attachment("vault.pdf", secret)]
+    )
+    fake.wait_for(lambda: fake.reactions(RANDOM, shared)[-1:] == ["+✅"], 20)
+    hits = len(fake.cdn_hits)
+
+    # delivered as Discord does: message_reference to #random, referenced_message resolved
+    fake.send(GENERAL, f"<@{BOT_ID}> What is the vault combination?", reply_to=shared)
+    [reply] = fake.answered(GENERAL, "PDF", timeout=20)
+    assert "I don't see a PDF here yet" in reply["content"]
+    assert "4417" not in shown(fake) and "vault.pdf" not in shown(fake)
+    assert pipeline.documents(f"discord:{GENERAL}") == []  # nothing entered #general's library
+    assert len(fake.cdn_hits) == hits  # its PDF was not even downloaded for #general
+    fake.send(GENERAL, f"<@{BOT_ID}> list")
+    fake.answered(GENERAL, "No documents are indexed")
+
+
 HOSTILE = "../../@everyone <@&1100000000000000099> **evil** ~~x~~ `y` ||z|| [l](http:evil).pdf"
 MARKUP = ("../", "@everyone", "<@", "**", "~~", "`", "||", "[l]", "](")
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from adapters.chat.intake import RETRY_AFTER, Attachment, FailedFiles
+from adapters.chat.failed import RETRY_AFTER, FailedFiles
+from adapters.chat.intake import Attachment
 from adapters.chat.service import ChatService, Mention
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail

@@ -268,3 +268,28 @@ def test_a_follow_up_in_a_thread_is_read_against_the_question_before_it(tmp_path
     assert any("decoder" in h.chunk.text.lower() for h in hits[:3])
     svc.handle(Mention("ch", "And the decoder?", thread="t2"))  # no history: taken as is
     assert gen.asked[-1][0] == "And the decoder?"
+
+
+class RegistryCountingStore(ChromaStore):
+    """A real store that counts reads of a channel's document registry."""
+
+    reads: int = 0
+
+    def all_documents(self, channel):
+        self.reads += 1
+        return super().all_documents(channel)
+
+
+def test_a_question_reads_the_channel_registry_once(tmp_path):
+    embedder = HashEmbedder()
+    store = RegistryCountingStore.ephemeral(model=embedder.name)
+    pt = PaperTrail(Settings(data_dir=tmp_path), embedder=embedder, store=store)
+    svc = ChatService(pt)
+    svc.handle(Mention("ch", "", (pdf(key="F1"),)))
+    store.reads = 0
+    reply = svc.handle(Mention("ch", "How many identical layers does the encoder have?"))
+    assert reply.kind == "answer" and store.reads == 1
+    store.reads = 0  # the same file attached again: a known share, not downloaded
+    again = (pdf(key="F1"),)
+    reply = svc.handle(Mention("ch", "How many identical layers does the encoder have?", again))
+    assert reply.kind == "answer" and store.reads == 1

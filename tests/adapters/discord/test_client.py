@@ -7,6 +7,7 @@ ChatService and pipeline. Assertions are on what the fake Discord received.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -324,3 +325,11 @@ def test_run_connects_through_the_url_overrides(fake):
         use_endpoints(*previous)
     assert not thread.is_alive()
     assert isinstance(outcome[0], discord.errors.ConnectionClosed) and outcome[0].code == 4004
+
+
+def test_no_voice_warnings_at_start(monkeypatch, caplog):
+    for flag in ("warn_nacl", "warn_dave"):  # as in a fresh process without the voice extras
+        monkeypatch.setattr(discord.VoiceClient, flag, True)
+    with caplog.at_level(logging.WARNING):
+        build_client(NoLibrary())
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []

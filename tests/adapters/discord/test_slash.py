@@ -51,7 +51,7 @@ def test_commands_are_registered_at_start_up(fake):
     with running(fake, Recorder()):
         pass
     by_name = {c["name"]: c for c in fake.commands}
-    assert sorted(by_name) == ["ask", "docs", "forget", "help"]
+    assert sorted(by_name) == ["ask", "docs", "forget", "help", "list"]
     question, file = by_name["ask"]["options"]
     assert (question["name"], question["type"], question["required"]) == ("question", 3, True)
     assert (file["name"], file["type"], file.get("required", False)) == ("file", 11, False)

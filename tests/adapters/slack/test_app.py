@@ -1,5 +1,6 @@
 """The Slack app's plumbing: per-channel worker, mention parsing, modes, ignored events."""
 
+import logging
 import threading
 import time
 
@@ -140,3 +141,10 @@ def test_url_verification_challenge_is_answered(fake):
         assert bot.events.post(challenge, secret="wrong")[0] == 401
     finally:
         bot.close()
+
+
+def test_no_warning_at_start_when_the_environment_holds_the_token(fake, monkeypatch, caplog):
+    monkeypatch.setenv("SLACK_BOT_TOKEN", fake.token)  # as in production: .env sets it
+    with caplog.at_level(logging.WARNING):
+        build_slack_app(EchoService(), bot_token=fake.token, api_url=fake.api_url)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []

@@ -156,6 +156,7 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(base):
         pass  # the server may close the connection once it has refused the body
     res = conn.getresponse()
     assert res.status == 413
+    conn.close()
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from bot.redis.coord import RedisLeases, RedisSeen, RedisTokenBudget, connect
-from papertrail.coord import LocalLeases, acquire_or_wait
+from papertrail.coord import acquire_or_wait
 from papertrail.errors import PaperTrailError
+from tests.fakes import LocalLeases
 
 
 class Clock:

@@ -14,9 +14,11 @@ import threading
 import pytest
 
 from adapters.chat.conversations import MAX_TURNS, Conversations, Turn
+from adapters.chat.forgotten import StoredForgotten
 from adapters.chat.library import Share, ShareRegistry
+from adapters.chat.local_state import LocalStore, StoredThreads
 from bot.redis.coord import connect, key_of
-from bot.redis.state import THREAD_TTL, RedisShares, RedisThreads
+from bot.redis.state import THREAD_TTL, RedisForgotten, RedisShares, RedisThreads
 
 PAPER = Share("slack:F1", "slack:T1:C1", "doc-paper", "paper.pdf", "U1", "slack:C1:1.0")
 COPY = Share("slack:F2", "slack:T1:C1", "doc-paper", "copy.pdf", "U2", "slack:C1:2.0")
@@ -40,6 +42,13 @@ def test_a_share_is_found_by_file_post_and_document(shares):
     assert shares.of_post("slack:C1:1.0") == [PAPER, HARBOUR]
     assert shares.of_post("") == []
     assert shares.of_document("slack:T1:C1", "doc-paper") == [PAPER, COPY]
+
+
+def test_a_channels_shares_are_listed_by_file(shares):
+    for s in (HARBOUR, ELSEWHERE, COPY, PAPER):
+        shares.add(s)
+    assert shares.of_channel("slack:T1:C1") == [PAPER, COPY, HARBOUR]
+    assert shares.of_channel("slack:T1:C9") == []
 
 
 def test_removing_a_file_forgets_it_in_one_or_every_channel(shares):
@@ -114,9 +123,46 @@ def test_thread_memory_is_shared_bounded_and_expires(redis_server, redis_client)
     assert not redis_client.exists(f"papertrail:thread:{key_of('')}")
 
 
-def test_in_memory_and_redis_threads_answer_alike(redis_client):
+@pytest.fixture(params=["sqlite", "redis"])
+def forgotten(request, tmp_path, redis_client):
+    if request.param == "sqlite":
+        return StoredForgotten(LocalStore(tmp_path / "chat.sqlite"))
+    return RedisForgotten(redis_client)
+
+
+def test_tombstones_cover_the_forgotten_posts_until_lifted(forgotten):
+    forgotten.bury("slack:T1:C1", [PAPER, HARBOUR], {"doc-paper"})
+    assert forgotten.buried("slack:T1:C1", PAPER.file, PAPER.post)
+    assert not forgotten.buried("slack:T1:C1", PAPER.file, "slack:C1:9.0")  # posted anew
+    assert not forgotten.buried("slack:T1:C2", PAPER.file, PAPER.post)  # another channel
+    assert not forgotten.buried("slack:T1:C1", COPY.file, COPY.post)  # never forgotten
+    assert forgotten.buried_document("slack:T1:C1", "doc-paper")
+    assert not forgotten.buried_document("slack:T1:C1", "doc-harbour")  # still shared then
+    assert not forgotten.buried_document("slack:T1:C2", "doc-paper")
+    forgotten.bury("slack:T1:C1", [Share("slack:F7", "slack:T1:C1", "d", "x.pdf")], ())
+    assert forgotten.buried("slack:T1:C1", "slack:F7", "slack:C1:5.0")  # no post: any post
+    forgotten.lift("slack:T1:C1", PAPER.file, "doc-paper")
+    assert not forgotten.buried("slack:T1:C1", PAPER.file, PAPER.post)
+    assert not forgotten.buried_document("slack:T1:C1", "doc-paper")
+    assert forgotten.buried("slack:T1:C1", HARBOUR.file, HARBOUR.post)
+
+
+def test_tombstones_outlive_a_restart(tmp_path, redis_server):
+    StoredForgotten(LocalStore(tmp_path / "chat.sqlite")).bury("c", [PAPER], {"doc-paper"})
+    RedisForgotten(connect(redis_server.url)).bury("c", [PAPER], {"doc-paper"})
+    for again in (
+        StoredForgotten(LocalStore(tmp_path / "chat.sqlite")),
+        RedisForgotten(connect(redis_server.url)),
+    ):
+        assert again.buried("c", PAPER.file, PAPER.post) and again.buried_document("c", "doc-paper")
+
+
+def test_in_memory_stored_and_redis_threads_answer_alike(redis_client, tmp_path):
     turn = Turn("And the decoder?", ("doc-paper", "doc-harbour"))
-    for threads in (Conversations(), RedisThreads(redis_client)):
+    stored = StoredThreads(LocalStore(tmp_path / "chat.sqlite"))
+    for threads in (Conversations(), stored, RedisThreads(redis_client)):
         threads.record("t1", turn)
         assert "t1" in threads and "t2" not in threads
         assert threads.turns("t1") == [turn] and threads.turns("t2") == []
+        threads.link(["discord:answer:1", "discord:answer:2"], "t1")
+        assert threads.linked("discord:answer:2") == "t1" and threads.linked("x") == ""

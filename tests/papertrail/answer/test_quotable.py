@@ -25,8 +25,8 @@ def test_the_section_heading_and_a_run_in_label_are_not_part_of_the_answer():
 def test_a_sentence_cut_by_the_end_of_the_excerpt_is_left_out():
     c = chunk("The model has six layers. It was trained at less than the cost of the")
     assert [q.text for q in quotable(c)] == ["The model has six layers."]
-    whole = chunk("The model has six layers. Revenue by quarter 2.1 2.4 2.6 2.8")
-    assert len(quotable(whole)) == 2  # a table row ends in a number, not cut
+    whole = chunk("The model has six layers. Revenue in the fourth quarter was 2.8")
+    assert len(quotable(whole)) == 2  # a sentence ending in a number is not cut
 
 
 def test_the_first_sentence_is_marked_as_maybe_begun_earlier():
@@ -74,3 +74,26 @@ def test_a_table_row_of_names_and_figures_is_data_not_a_heading():
     )
     quotes = [q.text for q in quotable(Chunk("d" * 64, "warn.pdf", 3, 2, text, ()))]
     assert any("Southern Home Care Services" in q for q in quotes)
+
+
+def test_page_numbers_lead_ins_bare_rows_and_boilerplate_are_never_quotable():
+    text = (
+        "We employ three types of regularization during training: 7 "
+        "Net income $ 596 $ 2,371 $ 3,033 "
+        "In our opinion, the financial statements present fairly, in all material respects, "
+        "the financial position of the Company and its net income for each of the years. "
+        "Ratio of earnings to fixed charges (2) 3.52 - 3.70 7.19 4.53 ______________ (1) "
+        "The decoder also has six layers and attends over the encoder output. 4"
+    )
+    texts = [q.text for q in quotable(chunk(text, index=0))]
+    assert texts == ["The decoder also has six layers and attends over the encoder output."]
+
+
+def test_a_margin_stamp_and_a_page_number_line_are_not_part_of_a_sentence():
+    text = (
+        "We show that it generalizes well to parsing. arXiv:1706.03762v7 [cs.CL] 2 Aug 2023 "
+        "During inference, we\n9"
+    )
+    lines = (0, text.index("During"), text.index("9"))
+    c = Chunk("d" * 64, "paper.pdf", 4, 9, text, (), "", lines)
+    assert [q.text for q in quotable(c)] == ["We show that it generalizes well to parsing."]

@@ -6,6 +6,7 @@ import argparse
 import io
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -43,6 +44,24 @@ def test_ask_prints_verified_answer_and_writes_pngs(tmp_path, pt, capsys):
     pngs = sorted(out.glob("citation-*.png"))
     assert pngs and pngs[0].read_bytes()[:4] == b"\x89PNG"
     assert f"image: {pngs[0]}" in printed.out
+
+
+def test_pictures_of_two_answers_citing_one_page_do_not_overwrite_each_other(tmp_path, pt, capsys):
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_bytes(pdfs.paper_pdf())
+    out = tmp_path / "out"
+    answers = []  # per answer: image path -> the bytes it wrote
+    for q in ["What BLEU on English-to-German?", "What BLEU on English-to-French?"]:
+        main(["ask", str(pdf), q, "--out", str(out)], pipeline=pt)
+        lines = capsys.readouterr().out.splitlines()
+        paths = [line[len("image: ") :] for line in lines if line.startswith("image: ")]
+        answers.append({p: Path(p).read_bytes() for p in paths})
+    first, second = answers
+    pages = [p.split("-p")[1].split("-")[0] for p in [*first, *second]]
+    assert first and second and len(set(pages)) < len(pages)  # they cite one page
+    assert not set(first) & set(second)  # under names of their own
+    for path, png in (first | second).items():  # each still as its answer wrote it
+        assert Path(path).read_bytes() == png
 
 
 def test_ask_json_lists_citations_with_boxes(tmp_path, pt, capsys):
@@ -148,7 +167,7 @@ def test_every_option_and_argument_of_every_command_has_help():
                 missing.append(f"{name} {action.dest}")
     assert missing == []
     assert set(_subparsers(parser)) == {  # every subcommand is still there
-        *("ask", "ingest", "docs", "forget", "demo"),
+        *("ask", "ingest", "list", "docs", "forget", "help", "demo", "export-model"),
         *("eval", "eval-verifier", "check", "bench"),
     }
 
@@ -218,5 +237,19 @@ def test_eval_shows_progress_on_a_terminal(tmp_path, pt, monkeypatch, capsys):
     assert main(["eval", str(data)], pipeline=pt) == 0
     drawn = terminal.getvalue()
     assert "eval qa.jsonl" in drawn and "1/2 questions" in drawn
-    assert drawn.endswith("\r\033[K")  # erased when done: the table starts on a clean line
+    assert drawn.endswith("\r") and drawn.split("\r")[-2].strip() == ""  # erased when done
     assert "hit@1" in capsys.readouterr().out
+
+
+@pytest.mark.model
+def test_export_model_leaves_the_onnx_file_in_the_model_cache(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PAPERTRAIL_MODEL_CACHE", str(tmp_path / "cache"))
+    assert main(["--env-file", str(tmp_path / "none.env"), "export-model"]) == 0
+    assert "runs on onnx" in capsys.readouterr().out
+    assert len(list((tmp_path / "cache").glob("*.onnx"))) == 1  # what a later start loads
+
+
+def test_help_is_a_command_too(capsys):
+    assert main(["help"]) == 0
+    out = capsys.readouterr().out
+    assert all(word in out for word in ("ask", "list", "forget", "help"))

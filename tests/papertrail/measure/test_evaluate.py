@@ -7,7 +7,8 @@ import json
 
 from papertrail.answer.budget import TokenBudget
 from papertrail.answer.extractive import ExtractiveGenerator
-from papertrail.answer.llm import GroqGenerator
+from papertrail.answer.llm import GroqGenerator, OpenAICompatibleGenerator
+from papertrail.errors import PaperTrailError
 from papertrail.measure.evaluate import load_items, run_eval
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
@@ -156,3 +157,41 @@ def test_gold_documents_without_pages_score_doc_hit_and_several_files_run_at_onc
     rec = result[f"{tmp_path.name}/qa.jsonl"]["items"][0]
     assert rec["rank"] is not None and rec["top"][0] == {"doc": "paper.pdf", "page": 2}
     assert "every data file" in capsys.readouterr().out
+
+
+def test_llm_mode_on_a_local_server_without_a_key_keeps_refusals_apart(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERTRAIL_EVAL_DIR", str(tmp_path / "cache"))
+    data, _ = write_set(tmp_path)
+    out = tmp_path / "out.json"
+    refusal = "The excerpts do not mention that."
+    with FakeOpenAI(default=completion(refusal, model="local-q4")) as fake:
+        fake.script(completion("The encoder is composed of a stack of N = 6 identical layers."))
+        settings = Settings(
+            data_dir=tmp_path / "idx", llm_base_url=fake.v1_url, llm_model="local", llm_retries=0
+        )
+        embedder = HashEmbedder()
+        gen = OpenAICompatibleGenerator(
+            settings, fallback=ExtractiveGenerator(embedder), budget=TokenBudget(None, 0)
+        )
+        store = ChromaStore.ephemeral(model=embedder.name)
+        pt = PaperTrail(settings, embedder=embedder, generator=gen, store=store)
+        run_eval(args(data, out, mode="llm"), settings, pipeline=pt)
+        assert all("authorization" not in r.headers for r in fake.requests)
+    result = json.loads(out.read_text())
+    m = result["metrics"]
+    assert m["failed"] == 0.0 and m["answered_rate"] == 1 / 3
+    assert m["false_refusal_rate"] == 2 / 3
+    assert m["grounded_rate"] == 1 / 3  # the two refusals are not "grounded answers"
+    assert m["correctness"] == 1 / 3 and m["verified_wrong_rate"] == 0.0
+    assert {r["mode"] for r in result["items"]} == {"local-q4", "llama-3.3-70b-versatile"}
+
+
+def test_llm_mode_without_any_server_says_what_to_set(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERTRAIL_EVAL_DIR", str(tmp_path / "cache"))
+    data, _ = write_set(tmp_path)
+    try:
+        run_eval(args(data, None, mode="llm"), Settings(data_dir=tmp_path / "idx"))
+    except PaperTrailError as e:
+        assert "PAPERTRAIL_LLM_BASE_URL" in e.message and "GROQ_API_KEY" in e.message
+    else:
+        raise AssertionError("no error")

@@ -5,7 +5,14 @@ import json
 import pytest
 
 from papertrail.errors import PaperTrailError
-from papertrail.measure.verifier_eval import evaluate_pairs, run, score, seed_supports
+from papertrail.measure.verifier_eval import (
+    claim_key,
+    evaluate_pairs,
+    half,
+    run,
+    score,
+    seed_supports,
+)
 from tests.fakes import HashEmbedder
 
 CHUNK = (
@@ -76,3 +83,31 @@ def test_run_rejects_bad_files(tmp_path):
     bad.write_text('{"claim": "x"}\n', encoding="utf-8")
     with pytest.raises(PaperTrailError, match="lack claim"):
         run(bad, embedder=HashEmbedder())
+
+
+def test_halves_keep_each_claims_pairs_together_and_are_stable():
+    ids = [f"doc-{i}/c1/{k}" for i in range(40) for k in ("positive", "hard", "random")]
+    pairs = [{"id": i, "claim": "x"} for i in ids]
+    by_claim = {}
+    for p in pairs:
+        by_claim.setdefault(claim_key(p), set()).add(half(p))
+    assert all(len(h) == 1 for h in by_claim.values())  # one claim, one half
+    counts = [sum(half(p) == h for p in pairs) for h in "AB"]
+    assert min(counts) > 0.25 * len(pairs)  # both halves hold a fair share
+    assert half({"id": "doc-3/c1/hard"}) == half({"id": "doc-3/c1/positive"})
+
+
+def test_run_scores_several_files_with_halves(tmp_path, capsys):
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("".join(json.dumps(p) + "\n" for p in PAIRS[:2]), encoding="utf-8")
+    second.write_text("".join(json.dumps(p) + "\n" for p in PAIRS[2:]), encoding="utf-8")
+    out = tmp_path / "out.json"
+    assert run([first, second], json_out=out, embedder=HashEmbedder(), halves=True) == 0
+    printed = capsys.readouterr().out
+    assert f"2 pairs from {first}" in printed and "all 4 pairs of 2 files" in printed
+    assert "half " in printed
+    result = json.loads(out.read_text())
+    assert set(result["files"]) == {str(first), str(second)}
+    assert result["ours"]["per_kind"]["hard"] == {"n": 1, "catch": 1.0}
+    halves = result["files"][str(first)]["halves"]
+    assert sum(h["ours"]["n"] for h in halves.values()) == 2

@@ -10,7 +10,8 @@ from PIL import Image
 
 from papertrail.read.chunking import chunk_blocks
 from papertrail.read.pdf import open_document, read_pdf
-from papertrail.render.render import MAX_HEIGHT, OUTLINE, PAD, render_snippet, render_snippets
+from papertrail.render.citations import render_snippets
+from papertrail.render.render import MAX_HEIGHT, OUTLINE, PAD, render_snippet
 from papertrail.settings import Settings
 from papertrail.types import Chunk, Rect
 from tests import pdfs

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from papertrail.retrieve.fusion import Weights
 from papertrail.retrieve.retriever import Retriever
 from papertrail.store.chroma import ChromaStore
 from papertrail.text.words import terms as tokenize
-from tests.fakes import HashEmbedder
+from tests.fakes import HashEmbedder, WarmingEmbedder
 from tests.papertrail.store.test_chroma import ingest, make_doc
 
 MODES = ("hybrid", "dense", "bm25")
@@ -272,3 +274,19 @@ def test_many_documents_route_to_the_issuer_the_question_names(store, emb):
     assert len({h.chunk.doc_id for h in hits}) <= 3  # passages of the routed documents only
     flat = Retriever(store, emb, route_docs=0).search("C", "What was Hooli's net revenue?", k=5)
     assert len({h.chunk.doc_id for h in flat}) > 3
+
+
+def test_warm_up_loads_the_model_and_the_recent_channels_bm25(store):
+    docs = {}
+    for when, channel in enumerate(["old", "mid", "new"]):  # "new" is the latest upload
+        doc, chunks = make_doc(channel, [f"text of {channel}"], seed=channel.encode())
+        docs[channel] = ingest(store, replace(doc, created=1000.0 + when), chunks)
+    add(store, "half", ["never committed"], b"h", commit=False)  # not ready: not warmed
+    embedder = WarmingEmbedder()
+    retriever = Retriever(store, embedder, cache_channels=2)
+    retriever.warm_up()
+    assert len(embedder.warmed) == 1
+    assert sorted(store.fetched) == sorted([docs["mid"].doc_id, docs["new"].doc_id])
+    assert retriever.search("new", "text of new", mode="bm25")
+    assert retriever.search("mid", "text of mid", mode="bm25")
+    assert len(store.fetched) == 2  # the first questions found their index built

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from papertrail.errors import PaperTrailError
 from papertrail.settings import Settings
 from papertrail.store.chroma import ChromaStore, open_store
+from papertrail.store.keys import collection_name, index_key
 from papertrail.types import Chunk, Document, Rect
 from tests.fakes import HashEmbedder
 
@@ -266,9 +267,8 @@ def test_ephemeral_stores_do_not_share_data():
 @hyp_settings(max_examples=60, deadline=None)
 @given(st.text(max_size=300), st.text(max_size=40))
 def test_collection_names_always_satisfy_chroma(channel, model):
-    store = ChromaStore.__new__(ChromaStore)  # naming needs no client
-    store.model = model
-    assert CHROMA_NAME.match(store.collection_name(channel))
+    assert CHROMA_NAME.match(collection_name(index_key(model), channel))
+    assert CHROMA_NAME.match(collection_name(index_key(model, (400, 50)), channel))
 
 
 # -- server mode: the same code against `chroma run` on loopback -----------------
@@ -333,3 +333,28 @@ def test_open_store_defaults_to_an_embedded_index_in_data_dir(tmp_path):
     assert (tmp_path / "chroma").is_dir()
     custom = open_store(Settings(data_dir=tmp_path / "x", embedding_model="/models/e5/"))
     assert custom.model == "/models/e5"
+
+
+def test_a_changed_chunking_builds_a_new_index(tmp_path):
+    from papertrail.pipeline import PaperTrail
+    from tests import pdfs
+
+    def pipeline(**chunking) -> PaperTrail:
+        settings = Settings(data_dir=tmp_path, **chunking)
+        return PaperTrail(settings, embedder=EMB, store=open_store(settings, model=EMB.name))
+
+    data = pdfs.paper_pdf()
+    first = pipeline()
+    first.ingest("ch", "paper.pdf", data)
+    chunks = first.store.chunks("ch")
+    first.store.close()
+    small = pipeline(chunk_size=300, chunk_overlap=40)
+    assert small.documents("ch") == []  # chunks cut another way are not served
+    result = small.ingest("ch", "paper.pdf", data)
+    assert result.new and max(len(c.text) for c in small.store.chunks("ch")) <= 300
+    assert len(small.store.chunks("ch")) > len(chunks)
+    small.store.close()
+    again = pipeline()  # the first chunking finds its index as it was
+    assert [d.doc_id for d in again.documents("ch")] == [result.document.doc_id]
+    assert again.store.chunks("ch") == chunks
+    again.store.close()

@@ -11,14 +11,13 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from bot.redis.coord import RedisLeases
-from papertrail.coord import LocalLeases
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
 from papertrail.store.blobs import ChromaBlobs
 from papertrail.store.chroma import ChromaStore
 from tests import pdfs
-from tests.fakes import HashEmbedder
+from tests.fakes import HashEmbedder, LocalLeases
 
 
 class GatedEmbedder(HashEmbedder):

@@ -48,3 +48,21 @@ def test_groups_tie_markers_to_their_sentence_or_part():
     assert [claims[g.claim] for g in groups] == ["It has 6 layers", "and 8 heads", "Next."]
     assert [g.markers for g in groups] == [(1,), (2,), (3,)]
     assert not is_claim("Here is what I found:") and is_claim("It has 6 layers.")
+
+
+def test_clauses_are_the_statements_a_claim_joins():
+    from papertrail.verify.claims import clauses
+
+    assert clauses("The encoder has 6 layers, and the decoder adds a third sub-layer.") == [
+        "The encoder has 6 layers",
+        "the decoder adds a third sub-layer",
+    ]
+    assert clauses("Revenue grew strongly overall; margins held steady at the plant.") == [
+        "Revenue grew strongly overall",
+        "margins held steady at the plant",
+    ]
+    assert clauses("Revenue grew; margins held steady at the plant.") == [
+        "margins held steady at the plant"  # "Revenue grew" is too short to stand alone
+    ]
+    one = "Apples, pears and plums were sold at the market."
+    assert clauses(one) == ["Apples, pears and plums were sold at the market"]

@@ -174,7 +174,7 @@ def test_list_items_are_separate_sentences():
     assert out.grounded
 
 
-def test_claims_without_any_citation_are_not_grounded():
-    out = verify_answer("The encoder is a stack of 6 identical layers.", hits(ENCODER))
-    assert not out.grounded and not out.refusal
+def test_claims_no_excerpt_states_are_not_grounded():
+    out = verify_answer("The encoder is a stack of 12 identical layers.", hits(ENCODER))
+    assert not out.grounded and not out.refusal and out.citations == ()
     assert verify_answer("Here is what I found:", hits(ENCODER)).grounded

@@ -1,10 +1,10 @@
-"""PaperTrail.render_later and render_citations: pictures after the text, one per citation."""
+"""PaperTrail.render and render_citations: pictures after the text, one per citation."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from papertrail.render.render import render_citations
+from papertrail.render.citations import render_citations
 from papertrail.types import Evidence
 from tests import pdfs
 from tests.papertrail.render.test_render import pixels
@@ -19,7 +19,7 @@ def test_answer_first_pictures_later(tmp_path):
     pt.ingest("c1", "paper.pdf", pdfs.paper_pdf())
     answer = pt.ask("c1", QUESTION, render=False)
     assert answer.citations and not answer.snippets  # nothing rendered with the text
-    snippets = pt.render_later("c1", answer.citations).result(timeout=30)
+    snippets = pt.render("c1", answer.citations)
     assert [s.n for s in snippets] == sorted({c.n for c in answer.citations})
     assert all(pixels(s.png).size for s in snippets)
 

@@ -1,0 +1,224 @@
+"""The pipeline API the adapters and the CLI call: ingest, ask, documents, forget.
+
+Everything is per channel and synchronous; callers on an event loop run it in
+a thread, and callers that serve many channels serialise work per channel
+(``adapters/chat/service.py``). The pieces are passed in, so tests build a
+``PaperTrail`` from small fakes and ``from_settings`` builds the real one.
+With ``leases`` (multi-worker mode) one worker indexes a file while the others
+wait for it; with a Chroma server the PDFs for page images are shared
+(``pdf_files.py``). Indexing is ``indexing.py``'s. ``close()`` releases what
+``from_settings`` opened (store client, LLM connection); parts
+passed in are the caller's to close. It leaves out scheduling, chat
+formatting and platform I/O.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from papertrail.answer.extractive import ExtractiveGenerator
+from papertrail.coord import Leases
+from papertrail.errors import PaperTrailError
+from papertrail.pipeline.indexing import EMBED_BATCH, LEASE_TTL, Indexing, IngestResult, Progress
+from papertrail.protocols import Embedder, Generator, Store
+from papertrail.render.citations import render_citations
+from papertrail.retrieve.retriever import Retriever
+from papertrail.settings import Settings
+from papertrail.store.blobs import Blobs, ChromaBlobs
+from papertrail.store.chroma import open_store
+from papertrail.store.pdf_files import PdfFiles
+from papertrail.types import Answer, Citation, Document, Snippet
+from papertrail.verify.verify import verify_answer
+
+__all__ = ["IngestResult", "PaperTrail", "Progress"]
+log = logging.getLogger(__name__)
+
+
+class PaperTrail(Indexing):
+    """Index PDFs per channel and answer questions with verified citations.
+
+    Indexing (``ingest``) is ``indexing.Indexing``'s; this class answers, lists,
+    forgets and renders, and ``close()`` releases what ``from_settings`` opened.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        embedder: Embedder,
+        store: Store,
+        generator: Generator | None = None,
+        ocr=None,
+        leases: Leases | None = None,
+        blobs: Blobs | None = None,
+    ) -> None:
+        self.settings = settings
+        self.embedder = embedder
+        self.store = store
+        self.generator = generator or ExtractiveGenerator(embedder)
+        self.ocr = ocr
+        self.retriever = Retriever(store, embedder)
+        self.files = PdfFiles(Path(settings.data_dir) / "files", shared=blobs)
+        self.embed_batch = EMBED_BATCH
+        self.leases = leases  # multi-worker mode (bot/wiring.py): one worker indexes a file
+        self.lease_ttl = LEASE_TTL
+        self.owned: tuple[object, ...] = ()  # parts this object opened: ``close`` closes them
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **shared) -> PaperTrail:
+        """The production wiring: bundled model, Chroma, Groq or offline answers, OCR.
+
+        ``shared`` passes multi-worker seams (``leases``, ``budget``) from bot/wiring.py.
+        """
+        from papertrail.answer.llm import get_generator
+        from papertrail.embed.cache import MemoEmbedder
+        from papertrail.embed.model import get_embedder
+
+        embedder = MemoEmbedder(get_embedder(settings))
+        extractive = ExtractiveGenerator(embedder)
+        ocr = None
+        if settings.ocr:
+            try:
+                from papertrail.read.ocr import get_ocr
+            except ImportError:  # the OCR engine is optional
+                get_ocr = None
+            ocr = get_ocr() if get_ocr else None
+        store = open_store(settings, model=embedder.name)
+        # Documents a crash left half-indexed are invisible already; this frees their space.
+        store.cleanup(older_than=settings.max_index_seconds)
+        generator = get_generator(settings, fallback=extractive, budget=shared.get("budget"))
+        pipeline = cls(
+            settings,
+            embedder=embedder,
+            store=store,
+            generator=generator,
+            ocr=ocr,
+            leases=shared.get("leases"),
+            blobs=ChromaBlobs(store.client) if settings.chroma_host else None,
+        )
+        pipeline.owned = (generator, store)  # the OCR engine and model are process-wide
+        return pipeline
+
+    def close(self) -> None:
+        """Close what ``from_settings`` opened, each once; errors are logged, the rest go on."""
+        owned, self.owned = self.owned, ()
+        for part in owned:
+            close = getattr(part, "close", None)
+            if callable(close):
+                try:
+                    close()
+                except Exception:
+                    log.exception("closing %s failed", type(part).__name__)
+
+    def warm_up(self) -> threading.Thread:
+        """Load what a first question needs in a thread (bots, at start): ``Retriever.warm_up``."""
+        thread = threading.Thread(target=self.retriever.warm_up, name="pt-warm", daemon=True)
+        thread.start()
+        return thread
+
+    # -- questions --------------------------------------------------------
+
+    def ask(
+        self,
+        channel: str,
+        question: str,
+        *,
+        doc_ids: Sequence[str] | None = None,
+        render: bool = True,
+        k: int | None = None,
+        mode: str = "hybrid",
+        documents: Sequence[Document] | None = None,
+    ) -> Answer:
+        """Answer from the channel's ready documents (or only ``doc_ids``).
+
+        ``documents`` are the channel's ready documents when the caller has just
+        read them (``documents(channel)``): the registry is read once per question.
+        """
+        question = question.strip()
+        if not question:
+            raise PaperTrailError("Ask a question about your PDF.", code="no_question")
+        if documents is None:
+            documents = self.store.documents(channel)
+        docs = {d.doc_id: d for d in documents}
+        if not docs:
+            raise PaperTrailError(
+                "No PDF is indexed here yet. Upload a PDF and mention me with your question.",
+                code="no_documents",
+            )
+        if doc_ids is not None:
+            unknown = [d for d in doc_ids if d not in docs]
+            if unknown:
+                raise PaperTrailError(
+                    "That document is not indexed in this channel.", code="unknown_document"
+                )
+        hits = self.retriever.search(
+            channel,
+            question,
+            k=k or self.settings.top_k,
+            doc_ids=doc_ids,
+            mode=mode,
+            documents=list(docs.values()),
+        )
+        draft = self.generator.generate(question, hits)
+        # a model's figure must be stated for what was asked; offline answers are quotes
+        # the answerer chose for the question, judged as quotes
+        asked = question if draft.mode != "extractive" else ""
+        checked = verify_answer(draft.text, hits, embedder=self.embedder, question=asked)
+        snippets = ()
+        if render and checked.citations:
+            snippets = tuple(self.render(channel, checked.citations))
+        return Answer(
+            question=question,
+            text=checked.text,
+            citations=checked.citations,
+            dropped=checked.dropped,
+            grounded=checked.grounded,
+            refusal=checked.refusal,
+            mode=draft.mode,
+            hits=tuple(hits),
+            snippets=snippets,
+            notes=draft.notes,
+            unsupported=checked.unsupported,
+        )
+
+    def documents(self, channel: str) -> list[Document]:
+        return self.store.documents(channel)
+
+    def find(self, channel: str, name_or_id: str | None = None) -> list[Document]:
+        """The documents ``forget`` would remove: one by file name or sha256 prefix, or all."""
+        docs = self.store.documents(channel)
+        if name_or_id is not None:
+            key = name_or_id.strip()
+            docs = [
+                d
+                for d in docs
+                if d.name == key or d.name.lower() == key.lower() or d.doc_id.startswith(key)
+            ]
+            if len(key) < 6:  # a short prefix of a hash is too easy to hit by accident
+                docs = [d for d in docs if d.name.lower() == key.lower()]
+        return docs
+
+    def forget(self, channel: str, name_or_id: str | None = None) -> list[Document]:
+        """Remove one document (by file name or sha256 prefix) or, with None, all.
+
+        Only this channel's copy goes; the same file in another channel stays.
+        """
+        docs = self.find(channel, name_or_id)
+        for d in docs:
+            self.store.delete(channel, d.doc_id)
+            self.files.delete(channel, d.doc_id)
+        return docs
+
+    def render(self, channel: str, citations: Sequence[Citation]) -> list[Snippet]:
+        """The page pictures of ``citations`` (for a caller that asked with ``render=False``
+        and posts the text first)."""
+        settings = self.settings
+        return render_citations(
+            citations,
+            lambda doc_id: self.files.load(channel, doc_id),
+            zoom=settings.render_zoom,
+            max_width=settings.max_image_width,
+        )

@@ -1,0 +1,165 @@
+"""Marking evidence on a rendered page region, placed by the ink on the page.
+
+``mark`` takes the picture as rendered and the boxes (in pixels) of the
+evidence lines and of the rest of the chunk. It fills them, then draws one
+outline around each run of stacked evidence lines, every horizontal edge of it
+in the blank rows between text lines (found from the pixels): when evidence
+starts or ends mid-line, or the line boxes of tightly set text overlap, the
+outline still never crosses a glyph of the line above or below. Under the
+marks, every pixel as light as its row's background (white, or a coloured
+table band) takes the highlight colour and glyph ink keeps its own, so text
+stays dark and a band turns yellow rather than olive; the outline is drawn in a
+second colour where the first does not stand out from the background under it.
+``blank_rows`` tells where a crop can end without cutting
+a line. It does not decide which lines are evidence nor where the crop lies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from scipy.ndimage import binary_erosion
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in pixels of the picture
+
+FILL = (255, 208, 112)  # strong yellow for the evidence, exact on a white page
+CONTEXT_FILL = (255, 246, 205)  # the rest of the chunk: a faint wash, no outline
+OUTLINE = (230, 70, 0)  # orange-red, visible on white, black and yellow
+OUTLINE_ALT = (0, 70, 200)  # blue, for backgrounds too close to the orange-red
+MIN_CONTRAST = 150.0  # RGB distance below which the outline colour is not clear enough
+INK_DROP = 80  # a pixel this much darker (0..255) than its row's usual colour is ink
+
+
+def ink_mask(img: np.ndarray) -> np.ndarray:
+    """Where ``img`` (H x W x 3) has ink: pixels well darker than their row's median,
+    so a coloured table band is background and its text is ink."""
+    lum = img.astype(np.int16).mean(axis=2)
+    return lum < np.median(lum, axis=1, keepdims=True) - INK_DROP
+
+
+def blank_rows(ink: np.ndarray) -> np.ndarray:
+    """Row indices holding no ink: a crop edge there cuts no line."""
+    return np.nonzero(~ink.any(axis=1))[0]
+
+
+def mark(
+    img: np.ndarray, marked: Sequence[Box], context: Sequence[Box], pad: float, width: int
+) -> np.ndarray:
+    """``img`` with ``context`` washed, ``marked`` filled and outlined (see module doc).
+
+    ``pad``: pixels between a line's glyphs and its outline; ``width``: the
+    outline's thickness in pixels.
+    """
+    ink = ink_mask(img)
+    region = _region(ink, list(marked), pad, width)
+    wash = np.zeros(ink.shape, bool)
+    for x0, y0, x1, y1 in context:
+        wash[_rows(y0, y1, ink), _cols(x0, x1, ink)] = True
+    out = img.astype(np.float32)
+    lum = out.mean(axis=2)
+    out = _blend(out, wash & ~region, CONTEXT_FILL, lum)
+    out = _blend(out, region, FILL, lum)
+    edges = region & ~binary_erosion(region, np.ones((2 * width + 1,) * 2), border_value=0)
+    if edges.any():
+        out[edges] = _colour(img[edges & ~ink])
+    return out.round().clip(0, 255).astype(np.uint8)
+
+
+def _blend(
+    img: np.ndarray, where: np.ndarray, colour: tuple[int, int, int], lum: np.ndarray
+) -> np.ndarray:
+    """The pixels ``where`` replaced by ``colour`` as far as they are as light as their
+    row's background: white or a coloured band becomes ``colour``, a glyph keeps its ink,
+    its anti-aliased edge blends between the two."""
+    background = np.median(lum, axis=1, keepdims=True)
+    weight = np.clip((lum - background + INK_DROP) / INK_DROP, 0.0, 1.0)[where][:, None]
+    img[where] = img[where] + (np.asarray(colour, np.float32) - img[where]) * weight
+    return img
+
+
+def _colour(background: np.ndarray) -> tuple[int, int, int]:
+    if not len(background):
+        return OUTLINE
+    bg = np.median(background.reshape(-1, 3), axis=0)
+    far = np.linalg.norm(bg - np.asarray(OUTLINE)) >= MIN_CONTRAST
+    return OUTLINE if far else OUTLINE_ALT
+
+
+def _region(ink: np.ndarray, boxes: list[Box], pad: float, width: int) -> np.ndarray:
+    """The area the outline goes around: each box padded across, stacked neighbours
+    meeting in the blank rows between their lines, free top and bottom edges in the
+    blank rows next to their own line's glyphs."""
+    region = np.zeros(ink.shape, bool)
+    tops = [b[1] - pad for b in boxes]
+    bottoms = [b[3] + pad for b in boxes]
+    above: set[int] = set()
+    below: set[int] = set()
+    for i, a in enumerate(boxes):
+        under = [j for j, b in enumerate(boxes) if j != i and _stacked(a, b, pad)]
+        if not under:
+            continue
+        j = min(under, key=lambda j: boxes[j][1])  # the line right below, not one further
+        b = boxes[j]
+        rows = ink[:, _cols(min(a[0], b[0]) - pad, max(a[2], b[2]) + pad, ink)].sum(axis=1)
+        lo, hi = _gap(rows, _mid(a), 1), _gap(rows, _mid(b), -1)
+        if lo is not None and hi is not None and lo[0] <= hi[1]:
+            y = (lo[0] + hi[1] + 1) / 2  # the middle of the blank rows between the lines
+        else:  # the lines' glyphs touch: the least inked rows between their middles
+            span = range(round(_mid(a)) + width, round(_mid(b)) - width + 1)
+            y = min(span, key=lambda y: rows[y - width : y + width].sum(), default=_mid(b))
+        bottoms[i], tops[j] = y, y
+        below.add(i)
+        above.add(j)
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        rows = ink[:, _cols(x0 - pad, x1 + pad, ink)].sum(axis=1)
+        if i not in above and (g := _gap(rows, _mid(boxes[i]), -1)):  # rows [top, top + width)
+            tops[i] = max(g[0], min(y0 - pad, g[1] + 1 - width))
+        if i not in below and (g := _gap(rows, _mid(boxes[i]), 1)):  # [bottom - width, bottom)
+            bottoms[i] = min(g[1] + 1, max(y1 + pad, g[0] + width))
+        region[_rows(tops[i], bottoms[i], ink), _cols(x0 - pad, x1 + pad, ink)] = True
+    for a in boxes:  # cells side by side on one row: one shape
+        for b in boxes:
+            gap = b[0] - a[2]
+            if 0 < gap <= 2 * pad + 0.8 * min(a[3] - a[1], b[3] - b[1]) and _same_row(a, b):
+                y0, y1 = max(a[1], b[1]) - pad, min(a[3], b[3]) + pad
+                region[_rows(y0, y1, ink), _cols(a[2], b[0], ink)] = True
+    return region
+
+
+def _gap(rows: np.ndarray, start: float, step: int) -> tuple[int, int] | None:
+    """The first blank rows (two or more together) met going from row ``start`` (a line's
+    middle) in direction ``step``, as (first, last); None when the picture ends first."""
+    y, n = round(start), len(rows)
+    while 0 <= y < n and 0 <= y + step < n and (rows[y] or rows[y + step]):
+        y += step
+    if not (0 <= y < n and 0 <= y + step < n):
+        return None
+    end = y
+    while 0 <= end + step < n and not rows[end + step]:
+        end += step
+    return (min(y, end), max(y, end))
+
+
+def _mid(b: Box) -> float:
+    return (b[1] + b[3]) / 2
+
+
+def _stacked(a: Box, b: Box, pad: float) -> bool:
+    """``b``'s line comes under ``a``'s, close enough to be the next line, overlapping across."""
+    across = min(a[2], b[2]) - max(a[0], b[0]) > -2 * pad
+    gap = b[1] - a[3]
+    height = min(a[3] - a[1], b[3] - b[1])
+    return across and _mid(a) < _mid(b) and -height / 2 < gap <= 0.8 * height
+
+
+def _same_row(a: Box, b: Box) -> bool:
+    return min(a[3], b[3]) - max(a[1], b[1]) > 0.5 * min(a[3] - a[1], b[3] - b[1])
+
+
+def _rows(y0: float, y1: float, ink: np.ndarray) -> slice:
+    return slice(max(0, round(y0)), min(ink.shape[0], round(y1)))
+
+
+def _cols(x0: float, x1: float, ink: np.ndarray) -> slice:
+    return slice(max(0, round(x0)), min(ink.shape[1], round(x1)))

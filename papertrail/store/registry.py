@@ -1,0 +1,78 @@
+"""The document registry: which documents each channel's index holds, and their status.
+
+One Chroma collection, ``papertrail-registry`` (1-d dummy vectors, metadata
+only), records each (collection, document) under the id
+``<collection name>/<doc_id>`` with its status: "indexing" while chunks are
+being written, "ready" once every chunk is stored. It lives in Chroma so a
+Chroma server serves several bot processes as the embedded client serves one.
+The metadata format is ``records.py``'s; which collection a channel's chunks go
+to, and when a document becomes ready, is ``chroma.py``'s.
+"""
+
+from __future__ import annotations
+
+import time
+
+from papertrail.store.records import document, document_meta
+from papertrail.types import Document
+
+REGISTRY = "papertrail-registry"
+
+
+class Registry:
+    """Document records of every channel and model in one Chroma database."""
+
+    def __init__(self, client, model: str) -> None:
+        self.model = model  # the embedding model: stored with each record
+        self._col = client.get_or_create_collection(REGISTRY, embedding_function=None)
+
+    def put(self, rid: str, doc: Document, *, status: str, space: str) -> None:
+        meta = document_meta(doc, status=status, space=space)
+        meta["model"] = self.model
+        self._col.upsert(ids=[rid], embeddings=[[1.0]], metadatas=[meta])
+
+    def get(self, rid: str) -> Document | None:
+        """The record ``rid``, "ready" or "indexing", or None: one cheap lookup."""
+        got = self._col.get(ids=[rid], include=["metadatas"])
+        return document(got["metadatas"][0]) if got["ids"] else None
+
+    def has(self, rid: str) -> bool:
+        return bool(self._col.get(ids=[rid], include=[])["ids"])
+
+    def remove(self, rid: str) -> None:
+        self._col.delete(ids=[rid])
+
+    def of_space(self, space: str, channel: str) -> list[Document]:
+        """Every record of ``channel`` in the collection ``space``, oldest first."""
+        got = self._col.get(where={"space": space}, include=["metadatas"])
+        docs = [document(m) for m in got["metadatas"] if m.get("channel") == channel]
+        return sorted(docs, key=lambda d: (d.created, d.name, d.doc_id))
+
+    def stale(self, older_than: float, spare: set[str]) -> list[Document]:
+        """Records of this model left "indexing" ``older_than`` seconds ago or more,
+        except the ids in ``spare`` (being indexed by this process)."""
+        got = self._col.get(
+            where={"$and": [{"model": self.model}, {"status": "indexing"}]},
+            include=["metadatas"],
+        )
+        cutoff = time.time() - older_than
+        return [
+            document(m)
+            for rid, m in zip(got["ids"], got["metadatas"], strict=True)
+            if rid not in spare and m.get("updated", 0.0) <= cutoff
+        ]
+
+    def ready_elsewhere(self, doc_id: str) -> list[str]:
+        """The channels where ``doc_id`` is ready for this model."""
+        where = {"$and": [{"doc_id": doc_id}, {"model": self.model}, {"status": "ready"}]}
+        return [
+            m["channel"] for m in self._col.get(where=where, include=["metadatas"])["metadatas"]
+        ]
+
+    def recent_channels(self, limit: int) -> list[str]:
+        """Up to ``limit`` channels with ready documents of this model, latest upload first."""
+        where = {"$and": [{"model": self.model}, {"status": "ready"}]}
+        latest: dict[str, float] = {}
+        for m in self._col.get(where=where, include=["metadatas"])["metadatas"]:
+            latest[m["channel"]] = max(latest.get(m["channel"], 0.0), float(m.get("created", 0.0)))
+        return sorted(latest, key=latest.__getitem__, reverse=True)[:limit]

@@ -1,0 +1,86 @@
+"""How much of a claim's words and figures a text holds, weighted by rarity.
+
+``coverage`` is the lexical half of judging a citation (``verify/judge.py``)
+and the offline answerer's relevance of a sentence to a question
+(``answer/extractive.py``): both read a claim the same way (``parse``: words,
+acronyms, names, figures) and score the share of it found in a text
+(``share``: a content word weighs its rarity, a figure 1 + its significant
+digits). It does not look at meaning (embeddings) or choose spans.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from papertrail.text.figures import Figure, claim_figures, excerpt_numbers, figure_in
+from papertrail.text.sentences import normalize, strip_markers
+from papertrail.text.words import found, is_content, rarity, stem, word_keys
+
+
+@dataclass(frozen=True)
+class Claim:
+    words: tuple[str, ...]  # lowercase tokens in order
+    upper: frozenset[str]  # tokens written as acronyms
+    figures: tuple[Figure, ...]
+    names: frozenset[str]  # words capitalised after the first one, and acronyms
+
+
+_DOTTED = re.compile(r"\b(?:[A-Z]\.){2,}")  # "M.A.", "U.S.": one acronym, not single letters
+_CONTRACTION = re.compile(r"(?i)\b(ca|wo)n't\b|n't\b|'(?:re|ve|ll|d|m)\b")
+
+
+def _uncontract(m: re.Match) -> str:
+    """ "don't" -> "do not", "can't" -> "can not", "we're" -> "we": the excerpt's word keys
+    hold "don't" whole, so its halves must not be claim words of their own ("don")."""
+    if m.group(1):
+        return {"ca": "can", "wo": "will"}[m.group(1).lower()] + " not"
+    return " not" if m.group().lower() == "n't" else ""
+
+
+def parse(claim: str) -> Claim:
+    text = _DOTTED.sub(lambda m: m.group().replace(".", "") + " ", normalize(strip_markers(claim)))
+    text = _CONTRACTION.sub(_uncontract, text)
+    raw = re.findall(r"[^\W_]+", text)
+    upper = frozenset(w.lower() for w in raw if w.isupper() and 2 <= len(w) <= 5)
+    names = frozenset(w.lower() for w in raw[1:] if w[:1].isupper() and not w.isdigit()) | upper
+    return Claim(tuple(w.lower() for w in raw), upper, tuple(claim_figures(claim)), names)
+
+
+def share(c: Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str]]:
+    """(weighted share found, missing words, missing figures); a figure weighs 1 + digits."""
+    words = c.words
+    hit = [found(w, keys, acronym=w in c.upper) for w in words]
+    for i in range(len(words) - 1):  # compounds written apart: "MGM Resorts" / "MGMRESORTS"
+        for n in (2, 3):
+            if i + n <= len(words) and stem("".join(words[i : i + n])) in keys:
+                hit[i : i + n] = [True] * n
+    total = got = 0.0
+    missing, figs, seen = [], [], set()
+    for w, ok in zip(words, hit, strict=True):
+        if not is_content(w) or stem(w) in seen:
+            continue
+        seen.add(stem(w))
+        total += rarity(w)
+        got += rarity(w) if ok else 0.0
+        if not ok:
+            missing.append(w)
+    for fig in c.figures:
+        weight = 1.0 + min(fig.digits, 5)
+        total += weight
+        if figure_in(fig, numbers):
+            got += weight
+        else:
+            figs.append(fig.text)
+    return (got / total if total else 1.0), missing, figs
+
+
+def coverage(claim: str, chunk_text: str, context: str = "") -> tuple[float, list[str]]:
+    """Rarity-weighted share of the claim's content words and figures found in the excerpt.
+
+    ``context`` (document name, section heading) counts as part of the excerpt
+    for words: a reader checking the citation sees it. Returns (share, missing).
+    """
+    keys = word_keys(chunk_text) | (word_keys(context) if context else set())
+    found_share, missing, figs = share(parse(claim), keys, excerpt_numbers(chunk_text))
+    return found_share, missing + figs

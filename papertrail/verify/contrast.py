@@ -1,0 +1,300 @@
+"""Contradictions between a claim and the span judged for it: what word overlap cannot see.
+
+An excerpt on the claim's subject can share most of its words and still say
+something else. ``conflict`` looks for general signs of that, from the text alone:
+
+* **negation**: a word the two share is negated in one ("trained *without*
+  the auxiliary loss", "did *not* improve") and not in the other;
+* **a contrasting word in the same place**: where the claim has one word of a
+  contrasting pair or set (increase/decrease, encoder/decoder, base/large,
+  third/second, one name/another name), the span has the other next to the same
+  neighbour ("the *base* model" / "the *large* model"), and not the claim's;
+* **another period** (``periods``): the claim names a year, quarter or half,
+  the excerpt (or what a reader sees beside it) names periods of that kind,
+  none of them the claim's;
+* a claim that **ranks** ("the largest") against a span that ranks nothing;
+* a span that only **asks** (a question states nothing); ``asserted`` also
+  blanks what an excerpt only names ("asked about X", "see Section 4").
+Each returns a short reason, or None; how much of the claim is covered is ``judge``'s.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from papertrail.text.sentences import normalize, strip_markers
+from papertrail.text.words import STOPWORDS, rarity, stem
+from papertrail.verify.periods import period_conflict
+
+# --- negation ------------------------------------------------------------------------
+
+# Words that negate what follows them in their clause.
+_NEGATORS = frozenset(
+    "not no never without none nor neither cannot nothing nobody w/o lacking eschewing "
+    "dispensing".split()
+)
+_NEG_PHRASES = (("instead", "of"), ("rather", "than"), ("fail", "to"), ("fails", "to"),
+                ("failed", "to"), ("unable", "to"), ("lack", "of"), ("absence", "of"),
+                ("free", "of"))  # fmt: skip
+# "not only X but also Y", "no more than 5": bounds and emphasis, not negation
+_NOT_NEGATING = frozenset("only just merely more less fewer later earlier sooner".split())
+# Other words that turn a statement around; a span holding one of them near the
+# shared words is not read as the plain opposite of a negated claim.
+_NEG_LIKE = frozenset(
+    "remove removed removes removing drop dropped dropping eliminate eliminated eliminating "
+    "avoid avoids avoided avoiding omit omitted omitting exclude excluded ablate ablated "
+    "ablating discard discarded replace replaced replacing instead rather absent absence "
+    "lack lacks lacked free unlike barely hardly little few excluding except".split()
+)
+SCOPE = 4  # words a negator reaches, within its clause
+MIN_RARITY = 1.5  # shared words this rare or rarer are compared ("have", "make" are not)
+NAME_RARITY = 3.5  # a capitalised word this rare is a name, not a heading's common word
+WORD_RARITY = 4.0  # ... and a word this common is an English word (a superlative's root)
+_CLAUSE_END = frozenset("but however while whereas although though yet which who that".split())
+_TOKEN = re.compile(r"w/o|[^\W_]+(?:'[^\W_]+)?|[,;:.()!?\"]")
+
+
+@dataclass(frozen=True)
+class _Tok:
+    word: str  # lowercase
+    key: str  # stem
+    negated: bool
+    name: bool  # written capitalised (a rare word, or not first in its sentence) or as an acronym
+    index: int  # position among the text's content words
+
+
+def _is_negator(words: list[str], i: int) -> bool:
+    w = words[i]
+    nxt = words[i + 1] if i + 1 < len(words) else ""
+    if w in _NEGATORS or w.endswith("n't"):
+        return nxt not in _NOT_NEGATING
+    return (w, nxt) in _NEG_PHRASES
+
+
+@lru_cache(maxsize=4096)
+def read_tokens(text: str) -> tuple[_Tok, ...]:
+    """Content words of ``text`` in order, each marked negated or not, and as a name or not."""
+    raw = _TOKEN.findall(strip_markers(normalize(text)))
+    words = [w.lower() for w in raw]
+    out: list[_Tok] = []
+    reach = 0  # words still in the last negator's scope
+    start = True  # at the start of a sentence
+    for i, (w, low) in enumerate(zip(raw, words, strict=True)):
+        if not low[0].isalnum() or low in _CLAUSE_END:
+            reach = 0 if low not in ('"', "(", ")") else reach
+            start = low in (".", "!", "?", ":") or (start and not low[0].isalnum())
+            continue
+        if _is_negator(words, i):
+            reach = SCOPE + (1 if (low, words[i + 1] if i + 1 < len(words) else "") in
+                             _NEG_PHRASES else 0)  # fmt: skip
+            start = False
+            continue
+        negated = reach > 0
+        reach = max(0, reach - 1)
+        if negated and low not in STOPWORDS and not (low.endswith("ly") and len(low) > 4):
+            reach = 0  # the first content word is what is negated ("not involved in ...")
+        # capitalised mid-sentence, or rare enough to be a name where every word is capitalised
+        name = (w[:1].isupper() and (not start or rarity(low) >= NAME_RARITY)) or (
+            w.isupper() and 2 <= len(w) <= 6 and w.isalpha()
+        )
+        start = False
+        if low in STOPWORDS or low.isdigit() or len(low) < 2:
+            continue
+        out.append(_Tok(low, stem(low), negated, name, len(out)))
+    return tuple(out)
+
+
+def _negates(text: str) -> bool:
+    words = [w.lower() for w in _TOKEN.findall(strip_markers(normalize(text)))]
+    return any(_is_negator(words, i) for i in range(len(words)))
+
+
+def negation_conflict(claim: str, span: str) -> str | None:
+    """A shared word negated in one text and not in the other, or None.
+
+    Shared words are compared where the claim is plain about them: every use of
+    the word in the span must have the other polarity. A negated claim is not
+    contradicted by a span that turns the statement around in other words
+    ("removing", "instead"): those are read as agreeing.
+    """
+    c, s = read_tokens(claim), read_tokens(span)
+    by_key: dict[str, list[bool]] = {}
+    for t in s:
+        by_key.setdefault(t.key, []).append(t.negated)
+    span_words = {t.word for t in s}
+    claim_words = {t.word for t in c}
+    claim_negates, span_negates = _negates(claim), _negates(span)
+    for key in dict.fromkeys(t.key for t in c):
+        mine = {t.negated for t in c if t.key == key}
+        theirs = by_key.get(key)
+        word = next(t.word for t in c if t.key == key)
+        if not theirs or len(mine) != 1 or rarity(word) < MIN_RARITY:
+            continue
+        neg = mine.pop()
+        # one text negates the shared word, the other negates nothing at all
+        if neg and (span_negates or span_words & _NEG_LIKE):
+            continue  # the span may say the same with another word
+        if not neg and (claim_negates or claim_words & _NEG_LIKE):
+            continue
+        if all(x != neg for x in theirs):
+            if neg:
+                return f"the sentence negates {word!r}, the excerpt does not"
+            return f"the excerpt negates {word!r}, the sentence does not"
+    return None
+
+
+# --- contrasting words in the same place ------------------------------------------
+
+# Pairs and sets whose members exclude each other where one is said of a thing.
+_CONTRASTS = [
+    "increase decrease decline reduce fall drop shrink", "rise fall", "gain loss",
+    "higher lower", "high low", "larger smaller", "large small", "big small", "bigger smaller",
+    "best worst", "better worse", "improve worsen degrade hurt", "positive negative",
+    "above below", "before after", "maximum minimum", "profit loss", "strong weak",
+    "strengthen weaken", "accelerate decelerate", "expand contract", "inflow outflow",
+    "include exclude", "success failure", "efficient inefficient", "outperform underperform",
+    "surplus deficit", "long short", "early late", "earlier later", "input output",
+    "encoder decoder", "training test", "train test", "dev test", "validation test",
+    "supervised unsupervised", "bidirectional unidirectional", "left right", "upper lower",
+    "add remove", "majority minority", "buy sell", "asset liability", "debit credit",
+    "appreciate depreciate", "overestimate underestimate", "true false", "correct incorrect",
+    "accurate inaccurate", "possible impossible", "significant insignificant",
+    "static dynamic", "sparse dense", "shallow deep", "fast slow", "cheap expensive",
+    "easy difficult hard", "simple complex", "past future", "allow prevent", "enable disable",
+    "accept reject", "approve deny", "win lose", "local global", "online offline",
+    "manual automatic", "male female", "men women", "north south", "east west",
+    "upward downward", "favorable unfavorable", "profitable unprofitable", "internal external",
+    "domestic foreign international", "gross net", "basic diluted", "base large", "base big",
+    "first second third fourth fifth", "monday tuesday wednesday thursday friday",
+    "january february march april may june july august september october november december",
+    "annual quarterly monthly weekly daily", "minimum maximum", "lowest highest",
+    "beginning end", "start end", "open closed", "public private", "pretrained scratch",
+]  # fmt: skip
+_RIVALS: dict[str, frozenset[str]] = {}
+for _group in _CONTRASTS:
+    _keys = [stem(w) for w in _group.split()]
+    for _k in _keys:
+        _RIVALS[_k] = _RIVALS.get(_k, frozenset()) | frozenset(k for k in _keys if k != _k)
+NEAR = 1  # content words apart: a modifier and its head, a verb and its subject
+
+
+def substitution(claim: str, span: str) -> str | None:
+    """A claim word replaced in the span by a contrasting one beside the same neighbour."""
+    c, s = read_tokens(claim), read_tokens(span)
+    span_keys = {t.key for t in s}
+    claim_keys = {t.key for t in c}
+    for t in c:
+        if t.key in span_keys:
+            continue
+        rivals = _RIVALS.get(t.key, frozenset())
+        for u in s:
+            rival = u.key in rivals or (t.name and u.name and rarity(u.word) >= NAME_RARITY)
+            if not rival or u.key in claim_keys or u.negated != t.negated:
+                continue
+            # a neighbour of the claim word that sits on the same side of the rival in the span
+            for n in c[max(0, t.index - NEAR) : t.index + NEAR + 1]:
+                if n.index == t.index or n.key not in span_keys or n.key in rivals:
+                    continue
+                side = n.index - t.index
+                there = u.index + side
+                beside = 0 <= there < len(s) and s[there].key == n.key
+                if beside and (not t.name or rarity(t.word) >= NAME_RARITY):
+                    return f"the excerpt says {u.word!r} beside {n.word!r}, not {t.word!r}"
+    return None
+
+
+# --- superlatives ---------------------------------------------------------------------
+
+# "The best", "the largest": a claim that ranks needs a span that ranks too, in some words.
+_SUPERLATIVE = re.compile(r"^(?:best|worst)$|^[a-z]{3,}est$")
+_NOT_SUPERLATIVE = frozenset(
+    "interest latest honest modest forest harvest suggest request invest digest protest "
+    "contest test manifest guest quest arrest rest west nest chest pest crest behest midwest "
+    "southwest northwest attest detest divest ingest conquest inquest bequest pretest retest "
+    "backtest priest everest".split()
+)
+_OUTDOES = re.compile(
+    r"\b(?:outperform\w*|surpass\w*|state[- ]of[- ]the[- ]art|than (?:any|all|every)|"
+    r"number one|exceed\w*|beat\w*|rank\w* first|first place|record|top|leading|most|least)\b"
+    r"|#1\b",
+    re.I,
+)
+
+
+def _superlative(word: str) -> bool:
+    """ "best", or an adjective's -est form: "largest", "biggest", "earliest"."""
+    if word in ("best", "worst"):
+        return True
+    if not _SUPERLATIVE.match(word) or word in _NOT_SUPERLATIVE:
+        return False
+    root = word[:-3]
+    bases = (root, root + "e", root[:-1] if root[-1:] == root[-2:-1] else "", root[:-1] + "y")
+    return any(b and rarity(b) <= WORD_RARITY for b in bases)
+
+
+def missing_superlative(claim: str, span: str, excerpt: str = "") -> str | None:
+    """The claim ranks ("the largest", "the best") and the span ranks nothing (nor does
+    the excerpt hold the claim's own superlative)."""
+    sup = [w for w in (t.lower() for t in _TOKEN.findall(normalize(claim))) if _superlative(w)]
+    whole = {t.lower() for t in _TOKEN.findall(normalize(excerpt))}
+    if not sup or set(sup) <= whole:
+        return None
+    said = {w.lower() for w in _TOKEN.findall(normalize(span))}
+    if any(_superlative(w) for w in said) or _OUTDOES.search(normalize(span)):
+        return None
+    return f"the excerpt does not say {sup[0]!r}"
+
+
+# --- questions and mentions -------------------------------------------------------------
+
+# Phrases after which a text names a topic without saying anything of it: someone asks or
+# talks about it, or the text points to where it is said ("as discussed in Section 4").
+_ABOUT = re.compile(
+    r"\b(?:ask(?:s|ed|ing)?|talk(?:s|ed|ing)?|think(?:s|ing)?|comment(?:s|ed)?|question(?:s)?|"
+    r"wonder(?:s|ed|ing)?|curious|clarif(?:y|ication))\s+(?:about|on|regarding|around|"
+    r"with respect to|in terms of|if|whether|how|what|why)\b"
+    r"|\b(?:as it pertains to|with regards? to|(?:is|are|will be) (?:discussed|described|"
+    r"explained|covered) in|(?:see|cf\.?)\s+(?:section|appendix|table|figure|fig\.|note)|"
+    r"we (?:will )?(?:discuss|describe) (?:this|these|it|them)? ?(?:in|below|later))",
+    re.I,
+)
+_CLAUSE = re.compile(r"[.;:!?]|,\s(?:but|and|so|which)\b|\s(?:but|however)\s")
+
+
+def asks_or_mentions(claim: str) -> bool:
+    """Whether a claim itself asks, or says that someone asked or talked about something."""
+    return claim.rstrip().endswith("?") or bool(_ABOUT.search(claim))
+
+
+def asserted(text: str) -> str:
+    """``text`` with what it only asks or names blanked: questions, and the words after
+    "asked about", "as it pertains to", "see Section" to the end of their clause. Offsets
+    are kept (blanked characters become spaces)."""
+    out = list(text)
+    for m in re.finditer(r"[^.!?]*\?", text):  # a question, to its question mark
+        out[m.start() : m.end()] = " " * (m.end() - m.start())
+    for m in _ABOUT.finditer(text):
+        end = _CLAUSE.search(text, m.end())
+        stop = end.start() if end else len(text)
+        out[m.start() : stop] = " " * (stop - m.start())
+    return "".join(out)
+
+
+def only_asks(span: str) -> bool:
+    """Whether every sentence of ``span`` is a question."""
+    parts = [p for p in re.split(r"(?<=[.!?])\s+", span.strip()) if p.strip()]
+    return bool(parts) and all(p.rstrip(" \"')").endswith("?") for p in parts)
+
+
+def conflict(claim: str, span: str, excerpt: str, context: str = "") -> str | None:
+    """The first sign that ``span`` (of ``excerpt``) does not state ``claim``, or None."""
+    if only_asks(span) and not claim.rstrip().endswith("?"):
+        return "the excerpt only asks it"
+    return (
+        negation_conflict(claim, span)
+        or substitution(claim, span)
+        or missing_superlative(claim, span, excerpt)
+        or period_conflict(claim, excerpt, context)
+    )

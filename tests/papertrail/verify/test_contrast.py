@@ -1,0 +1,222 @@
+"""Topically close wrong citations: the excerpt shares the claim's words but says otherwise.
+
+Every fixture is written here, in the style of papers, filings and manuals. Each
+wrong pair shares most of its words with the claim (word overlap alone accepts
+it); each right pair next to it words the same fact differently and must pass.
+"""
+
+import numpy as np
+import pytest
+
+from papertrail.verify import contrast, periods
+from papertrail.verify.judge import judge
+from tests.fakes import HashEmbedder
+
+# (kind, claim, excerpt that does not state it)
+WRONG = [
+    (
+        "variant: trained without the objective",
+        "The encoder was pre-trained with the sentence ordering objective.",
+        "To measure its effect, we pre-train a second encoder without the sentence ordering "
+        "objective and report accuracy on the reading benchmarks.",
+    ),
+    (
+        "negated claim, plain excerpt",
+        "The company does not expect gross margin to expand next year.",
+        "We expect gross margin to expand next year as freight costs ease.",
+    ),
+    (
+        "plain claim, negated excerpt",
+        "Adding the auxiliary loss improved parsing accuracy.",
+        "Adding the auxiliary loss did not improve parsing accuracy in any setting.",
+    ),
+    (
+        "antonym beside the same word",
+        "Operating expenses decreased in the second half of the year.",
+        "Operating expenses increased in the second half of the year, driven by hiring.",
+    ),
+    (
+        "the other part of the model",
+        "The decoder stack applies masked attention to previous positions.",
+        "The encoder stack applies attention to all positions of the input.",
+    ),
+    (
+        "another model size",
+        "The base configuration was trained on the filtered corpus for two weeks.",
+        "The large configuration was trained on the filtered corpus for two weeks.",
+    ),
+    (
+        "another entity beside the same word",
+        "Contoso revenue in the services segment grew steadily.",
+        "Fabrikam revenue in the services segment grew steadily.",
+    ),
+    (
+        "another year",
+        "Gross margin improved in fiscal 2021 on lower freight costs.",
+        "Gross margin improved in fiscal 2023 on lower freight costs, compared with fiscal 2022.",
+    ),
+    (
+        "another quarter",
+        "Subscription revenue in the third quarter grew on new enterprise contracts.",
+        "Subscription revenue in Q2 grew on new enterprise contracts.",
+    ),
+    (
+        "a question states nothing",
+        "Customers moved analytics workloads to the platform because storage became cheaper.",
+        "Did customers move analytics workloads to the platform because storage became cheaper?",
+    ),
+    (
+        "a mention states nothing",
+        "There is strong demand for the compression feature among large customers.",
+        "Next, an analyst asked about demand for the compression feature among large customers.",
+    ),
+    (
+        "the claim ranks, the excerpt does not",
+        "The retail segment was the largest contributor to revenue growth.",
+        "The retail segment was a contributor to revenue growth, alongside wholesale.",
+    ),
+    (
+        "one of the claim's two statements is not there",
+        "We replace the sinusoidal encoding with learned embeddings, and observe equal results.",
+        "In row (E) we replace the sinusoidal positional encoding with learned positional "
+        "embeddings of the same size.",
+    ),
+    (
+        "an abbreviated degree is a name",
+        "The lead author has an M.S. degree.",
+        "The lead author has shown that the error grows to a large degree with noise.",
+    ),
+]
+
+# (kind, claim, excerpt that states it in other words)
+RIGHT = [
+    (
+        "negation said another way",
+        "The model does not use recurrence.",
+        "The model dispenses with recurrence entirely and relies on attention alone.",
+    ),
+    (
+        "both negate",
+        "The company is not involved in material litigation.",
+        "Management believes pending litigation will not have a material effect on the company.",
+    ),
+    (
+        "the period written another way",
+        "Revenue in Q3 FY23 grew on enterprise demand.",
+        "In the third quarter of fiscal 2023, revenue grew on enterprise demand.",
+    ),
+    (
+        "the same word in both, antonym elsewhere",
+        "Net revenue increased on higher volume.",
+        "Net revenue increased on higher volume, while costs decreased slightly.",
+    ),
+    (
+        "a superlative said as outperforming",
+        "The ensemble is the best system on the benchmark.",
+        "The ensemble outperforms every other system on the benchmark.",
+    ),
+    (
+        "a question answered",
+        "Storage costs fell after the compression release.",
+        "Did storage costs change? Yes: storage costs fell after the compression release.",
+    ),
+    (
+        "a table row with its headings, in other units",
+        "Total revenue in fiscal 2022 was $1.5 billion.",
+        "(in millions) Fiscal 2022 Fiscal 2021 Total revenue $ 1,500 $ 1,320 Cost of sales 610 577",
+    ),
+    (
+        "lakh and crore",
+        "The plant's output was worth Rs 2.4 crore in the second half of 2021.",
+        "In H2 2021 the plant produced goods worth Rs 2,40,00,000, up from Rs 1,90,00,000.",
+    ),
+    (
+        "a degree written with its letters",
+        "The lead author has an M.S. degree.",
+        "J. Doe, M.S., lead author, joined the laboratory in the spring.",
+    ),
+]
+
+
+@pytest.mark.parametrize("kind,claim,excerpt", WRONG, ids=[w[0] for w in WRONG])
+def test_a_close_excerpt_that_says_otherwise_fails(kind, claim, excerpt):
+    for emb in (None, HashEmbedder()):
+        verdict = judge(claim, excerpt, embedder=emb)
+        assert not verdict.supported, (kind, verdict.reason)
+
+
+@pytest.mark.parametrize("kind,claim,excerpt", RIGHT, ids=[r[0] for r in RIGHT])
+def test_the_same_fact_in_other_words_passes(kind, claim, excerpt):
+    verdict = judge(claim, excerpt, embedder=HashEmbedder())
+    assert verdict.supported, (kind, verdict.reason)
+    assert contrast.conflict(claim, excerpt, excerpt) is None
+
+
+def test_reasons_name_what_differs():
+    neg = contrast.negation_conflict(WRONG[0][1], WRONG[0][2])
+    assert neg == "the excerpt negates 'sentence', the sentence does not"
+    swap = contrast.substitution(WRONG[3][1], WRONG[3][2])
+    assert swap == "the excerpt says 'increased' beside 'expenses', not 'decreased'"
+    period = periods.period_conflict(WRONG[7][1], WRONG[7][2])
+    assert period == "the excerpt is about year 2022, 2023, not 2021"
+
+
+def test_periods_read_fiscal_and_quarter_forms():
+    assert periods.periods("Q3 FY23") == {"year": {2023}, "quarter": {3}}
+    assert periods.periods("the third quarter of fiscal 2023") == {
+        "year": {2023},
+        "quarter": {3},
+    }
+    assert periods.periods("H2 2021 and the first half of 2022") == {
+        "year": {2021, 2022},
+        "half": {1, 2},
+    }
+    assert periods.periods("$2,023 million, 2022.5 units") == {}  # amounts are not years
+    assert periods.periods("In Q4 12 new customers joined; Q1 '24 and FY 22") == {
+        "year": {2024, 2022},
+        "quarter": {4, 1},
+    }
+    # an excerpt that names no period of the kind neither confirms nor contradicts
+    assert periods.period_conflict("Revenue grew in 2021.", "Revenue grew strongly.") is None
+    assert periods.period_conflict("Revenue grew.", "Revenue grew in 2020.") is None
+
+
+def test_asserted_blanks_questions_and_mentions_keeping_offsets():
+    text = "Is churn rising? Churn fell. He asked about pricing, and margins rose."
+    said = contrast.asserted(text)
+    assert len(said) == len(text)
+    assert "churn rising" not in said and "Churn fell." in said
+    assert "pricing" not in said and "margins rose" in said
+
+
+def test_superlatives_are_adjectives_not_words_ending_in_est():
+    assert contrast.missing_superlative("Margins were the highest in ten years.", "Margins rose.")
+    assert contrast.missing_superlative("It is the earliest model.", "It is a model.")
+    for claim in ("Interest income rose.", "The test set was held out.", "The latest filing."):
+        assert contrast.missing_superlative(claim, "Nothing ranks here.") is None
+
+
+class Cosine:
+    """Embeds the first text (the claim) as e1 and every other at cosine ``c`` to it."""
+
+    def __init__(self, c: float) -> None:
+        self.c = c
+
+    def embed(self, texts):
+        other = [self.c, (1 - self.c**2) ** 0.5]
+        return np.array([[1.0, 0.0]] + [other] * (len(texts) - 1), dtype=np.float32)
+
+
+def test_less_than_half_the_words_pass_only_as_a_paraphrase():
+    claim = "The new compression format reduced storage bills for enterprise customers."
+    excerpt = "Storage bills for enterprise customers are billed monthly in arrears."
+    close = judge(claim, excerpt, embedder=Cosine(0.7))  # on the subject: cov + sim was enough
+    assert not close.supported and "similarity 0.70" in close.reason
+    assert judge(claim, excerpt, embedder=Cosine(0.9)).supported
+
+
+def test_a_claim_that_itself_mentions_or_contracts_reads_the_whole_excerpt():
+    said = "Well, we talked about this on previous calls: public sector revenue is growing."
+    assert judge("We talked about this on previous calls.", said).supported
+    words = "I don't see us getting into the 80s, and we're fine with that."
+    assert judge(words, words).supported  # "don", "re" are no words of their own
