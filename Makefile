@@ -1,7 +1,7 @@
 # One command each: `make demo` sets up and runs the main job offline; `make test`
 # sets up and runs lint, format check and the test suite (what .ci/run calls).
 # Set-up installs the CPU build of torch from PyTorch's CPU index (PyPI's Linux
-# x86_64 wheel is the CUDA build, ~2.5 GB more), then the exact versions of
+# x86_64 wheel is the CUDA build, GBs of NVIDIA libraries), then the exact versions of
 # requirements.lock, then PaperTrail itself. The multi-worker tests start a real
 # redis-server and the web page test Debian's chromium + chromium-driver (system
 # packages, installed here when missing and running as root on Debian/Ubuntu), and
@@ -20,7 +20,8 @@ $(STAMP): pyproject.toml requirements.lock
 	# torch alone from the CPU index; its own dependencies are in the lock
 	$(BIN)/pip install --quiet --retries 2 --no-deps --index-url $(TORCH_INDEX) $(TORCH)
 	$(BIN)/pip install --quiet -r requirements.lock
-	$(BIN)/pip install --quiet --no-deps -e .
+	# with its dependencies: a no-op when the lock is current, a fallback when it is not
+	$(BIN)/pip install --quiet -e .
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 

@@ -224,6 +224,67 @@ def banded_table_pdf() -> bytes:
     return doc.tobytes()
 
 
+FILING_PAGES = [  # (title, column headings, rows): a filing's statements, one per page
+    (
+        "Segment Information (in millions)",
+        ("2015", "2016", "2017"),
+        [
+            ("North America Net sales", "$ 63,708", "$ 79,785", "$ 106,110"),
+            ("North America Operating income", "1,425", "2,361", "2,837"),
+            ("International Net sales", "35,418", "43,983", "54,297"),
+        ],
+    ),
+    (
+        "Consolidated Statements of Operations (in millions)",
+        ("2015", "2016", "2017"),
+        [
+            ("Net product sales", "$ 79,268", "$ 94,665", "$ 118,573"),
+            ("Net service sales", "27,738", "41,322", "59,293"),
+            ("Total net sales", "107,006", "135,987", "177,866"),
+            ("Operating income", "2,233", "4,186", "4,106"),
+            ("Net income", "$ 596", "$ 2,371", "$ 3,033"),
+        ],
+    ),
+    (
+        "Consolidated Balance Sheets (in millions)",
+        ("2016", "2017"),
+        [
+            ("Total current assets", "$ 45,781", "$ 60,197"),
+            ("Total assets", "83,402", "131,310"),
+            ("Total current liabilities", "43,816", "57,883"),
+            ("Long-term debt", "7,694", "24,743"),
+        ],
+    ),
+]
+OPINION = (
+    "In our opinion, the consolidated financial statements referred to above present fairly, "
+    "in all material respects, the financial position of the Company and the results of its "
+    "operations, including its net sales and net income, for each of the three years."
+)
+
+
+def filing_pdf() -> bytes:
+    """Three statement pages drawn cell by cell (``FILING_PAGES``), the auditor's opinion
+    (``OPINION``) under the first, a page number at the foot of each."""
+    doc = pymupdf.open()
+    for n, (title, years, rows) in enumerate(FILING_PAGES, 1):
+        page = doc.new_page(width=LETTER[0], height=LETTER[1])
+        page.insert_text((72, 72), title, fontsize=12, fontname="hebo")
+        right = (380, 460, 540)[-len(years) :]
+        y = 110
+        for x, year in zip(right, years, strict=True):
+            _right(page, x, y, year, "hebo")
+        for row in rows:
+            y += 16
+            page.insert_text((72, y), row[0], fontsize=9)
+            for x, cell in zip(right, row[1:], strict=True):
+                _right(page, x, y, cell)
+        if n == 1:
+            _box(page, pymupdf.Rect(72, y + 40, 540, y + 140), OPINION, 10)
+        page.insert_text((302, 760), str(n), fontsize=9)
+    return doc.tobytes()
+
+
 # codes 0x01.. drawn with Helvetica but mapped by ToUnicode to what extraction should see
 _UNICODE_MAP = {
     0x01: "FB01",  # LATIN SMALL LIGATURE FI

@@ -96,3 +96,15 @@ def test_every_runtime_dependency_is_used_and_test_tools_stay_out_of_it():
     test_only = {_norm(d) for m in _imports(DEV_CODE) for d in providers.get(m, [])} - used
     assert test_only & declared["runtime"] == set()
     assert test_only - {"papertrail"} <= declared["dev"] | declared["eval"]
+
+
+def test_the_lock_pins_every_declared_package():
+    pinned = {
+        _norm(line.split("==")[0])
+        for line in (ROOT / "requirements.lock").read_text().splitlines()
+        if "==" in line and not line.startswith("#")
+    }
+    declared = _declared()
+    # torch is installed apart, from PyTorch's CPU index (Makefile); run `make lock` if this fails
+    assert (declared["runtime"] | declared["dev"]) - {"torch"} - pinned == set()
+    assert "torch" not in pinned

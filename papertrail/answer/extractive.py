@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from papertrail.answer.quotable import quotable
-from papertrail.answer.tables import figure_answer
+from papertrail.answer.tables import asks_computed, figure_answer
 from papertrail.protocols import Embedder
 from papertrail.settings import REFUSAL
 from papertrail.text.coverage import coverage
@@ -118,8 +118,9 @@ class ExtractiveGenerator:
         # what does not answer: no amount when one is asked, or only other periods than asked
         years = set(_YEAR.findall(question))
         blocked = set()
-        # an amount asked outright, or for a period: "net sales in 2017"
-        needs_amount = wants_figures and bool(_AMOUNT_ASKED.search(question) or years)
+        # an amount asked outright, for a period ("net sales in 2017") or worked out
+        asked = _AMOUNT_ASKED.search(question) or years or asks_computed(question)
+        needs_amount = wants_figures and bool(asked)
         for k, (_, s) in enumerate(pool):
             said = set(_YEAR.findall(s))
             if (needs_amount and not _states_amount(s)) or (years and said and not said & years):

@@ -53,7 +53,7 @@ class Quote:
 
 def quotable(chunk: Chunk) -> list[Quote]:
     """The sentences of ``chunk`` fit to quote, in order (see the module docstring)."""
-    sentences = split_sentences(_without_page_numbers(chunk), hard_newlines=False)
+    sentences = split_sentences(without_page_numbers(chunk), hard_newlines=False)
     if len(sentences) > 1 and not _CUT_END.search(sentences[-1]):
         sentences = sentences[:-1]  # runs on into the next excerpt
     out: list[Quote] = []
@@ -66,7 +66,7 @@ def quotable(chunk: Chunk) -> list[Quote]:
     return out
 
 
-def _without_page_numbers(chunk: Chunk) -> str:
+def without_page_numbers(chunk: Chunk) -> str:
     """The chunk's text without a first or last line that is only a page number ("9",
     "Page 3 of 40"), so the sentence the page cut off is seen as cut, not as ending in 9,
     and without a margin stamp read into it."""

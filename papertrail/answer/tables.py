@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from papertrail.answer.quotable import without_page_numbers
 from papertrail.domains.finance.terms import expand, strip_instructions
 from papertrail.text.sentences import normalize, split_sentences
 from papertrail.text.words import content_words, rarity, stem
@@ -79,6 +80,12 @@ def table_rows(text: str, years: tuple[str, ...] = ()) -> tuple[list[Row], tuple
     return rows, years
 
 
+def asks_computed(question: str) -> bool:
+    """Whether ``question`` asks for a figure worked out from several (a ratio, a change,
+    an average), which no single cell or sentence without a figure gives."""
+    return bool(_COMPUTED.search(strip_instructions(question)))
+
+
 def figure_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
     """(sentence, 1-based hit) stating the table figure the question asks for, or None."""
     asked = strip_instructions(question)
@@ -100,7 +107,8 @@ def figure_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
     for k in order:  # in document order, so headings and units carry into the next excerpt
         chunk = hits[k].chunk
         years, unit, money = carried.get((chunk.doc_id, chunk.page), ((), "", False))
-        rows, years = table_rows(chunk.text, years)
+        # a page number run on after the last row would read as one more cell
+        rows, years = table_rows(without_page_numbers(chunk), years)
         unit = _unit(chunk.text, chunk.section) or unit
         money = money or "$" in chunk.text  # a statement shows "$" on its first and total rows
         carried[(chunk.doc_id, chunk.page)] = (years, unit, money)

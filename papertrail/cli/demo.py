@@ -85,7 +85,8 @@ def _show_verifier(pt: PaperTrail, doc_id: str) -> None:
     print("  after verification:")
     print(_indent(checked.text, 4))
     for c in checked.citations:
-        print(f"    kept    [{c.marker}] page {c.chunk.page}: {c.sentence}")
+        moved = f" — {c.reason}" if c.reason.startswith("moved") else ""
+        print(f"    kept    [{c.n}] excerpt {c.marker}, page {c.chunk.page}: {c.sentence}{moved}")
     for c in checked.dropped:
         print(f"    dropped [{c.marker}]: {c.sentence} — {c.reason}")
 

@@ -17,6 +17,13 @@ from papertrail.text.figures import Figure, claim_figures, excerpt_numbers, figu
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import found, is_content, rarity, stem, word_keys
 
+# Generic nouns a claim uses for the document's subject, which its text calls "we", "our"
+# or by name: missing, they count neither for nor against the claim.
+REFERENTS = frozenset(
+    "company companies firm corporation registrant issuer model method approach system "
+    "framework paper study authors author".split()
+)
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -58,8 +65,8 @@ def share(c: Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str
     total = got = 0.0
     missing, figs, seen = [], [], set()
     for w, ok in zip(words, hit, strict=True):
-        if not is_content(w) or stem(w) in seen:
-            continue
+        if not is_content(w) or stem(w) in seen or (not ok and w in REFERENTS):
+            continue  # "the company", "the model": a reader resolves them, excerpts say "we"
         seen.add(stem(w))
         total += rarity(w)
         got += rarity(w) if ok else 0.0

@@ -61,16 +61,33 @@ _SUFFIXES = (
 )  # fmt: skip
 
 
+# Irregular verb forms, to their base: "paid" and "pay" must meet ("grew" / "grow").
+_IRREGULAR = dict(
+    pair.split(":")
+    for pair in """
+paid:pay made:make took:take taken:take grew:grow grown:grow rose:rise risen:rise fell:fall
+fallen:fall led:lead held:hold sold:sell bought:buy built:build began:begin begun:begin
+brought:bring kept:keep left:leave lost:lose met:meet ran:run saw:see seen:see said:say
+sent:send spent:spend stood:stand thought:think told:tell won:win wrote:write written:write
+drove:drive driven:drive gave:give given:give chose:choose chosen:choose shown:show
+known:know knew:know went:go gone:go came:come became:become got:get gotten:get
+""".split()
+)
+
+
 @lru_cache(maxsize=50_000)
 def stem(word: str) -> str:
     """A light, consistent suffix stripper: "dividends" -> "dividend", "increased" -> "increas".
 
-    Not linguistics, just the same key for the forms of one word; ``found`` adds
-    prefix matching for the derivations it misses.
+    Not linguistics, just the same key for the forms of one word (irregular
+    verbs too: "paid" -> "pay"); ``found`` adds prefix matching for the
+    derivations it misses.
     """
     w = word.lower()
     if w.endswith("'s"):
         w = w[:-2]
+    if w in _IRREGULAR:
+        return stem(_IRREGULAR[w])
     if len(w) <= 3 or not w.isalpha():
         return w
     if w.endswith("ies") and len(w) > 4:

@@ -13,8 +13,8 @@ something else. ``conflict`` looks for general signs of that, from the text alon
   the excerpt (or what a reader sees beside it) names periods of that kind,
   none of them the claim's;
 * a claim that **ranks** ("the largest") against a span that ranks nothing;
-* a span that only **asks** (a question states nothing); ``asserted`` also
-  blanks what an excerpt only names ("asked about X", "see Section 4").
+* a span that only **asks** (a question states nothing; ``mentions`` also
+  blanks what an excerpt only names: "asked about X", "see Section 4").
 Each returns a short reason, or None; how much of the claim is covered is ``judge``'s.
 """
 
@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from papertrail.text.sentences import normalize, strip_markers
-from papertrail.text.words import STOPWORDS, rarity, stem
+from papertrail.text.words import STOPWORDS, found, rarity, stem, word_keys
+from papertrail.verify.mentions import only_asks
 from papertrail.verify.periods import period_conflict
 
 # --- negation ------------------------------------------------------------------------
@@ -46,7 +47,9 @@ _NEG_LIKE = frozenset(
     "remove removed removes removing drop dropped dropping eliminate eliminated eliminating "
     "avoid avoids avoided avoiding omit omitted omitting exclude excluded ablate ablated "
     "ablating discard discarded replace replaced replacing instead rather absent absence "
-    "lack lacks lacked free unlike barely hardly little few excluding except".split()
+    "lack lacks lacked free unlike barely hardly little few excluding except dispense "
+    "dispenses dispensed eschew eschews eschewed forgo forgoes skip skips skipped abandon "
+    "abandons abandoned".split()
 )
 SCOPE = 4  # words a negator reaches, within its clause
 MIN_RARITY = 1.5  # shared words this rare or rarer are compared ("have", "make" are not)
@@ -93,8 +96,6 @@ def read_tokens(text: str) -> tuple[_Tok, ...]:
             continue
         negated = reach > 0
         reach = max(0, reach - 1)
-        if negated and low not in STOPWORDS and not (low.endswith("ly") and len(low) > 4):
-            reach = 0  # the first content word is what is negated ("not involved in ...")
         # capitalised mid-sentence, or rare enough to be a name where every word is capitalised
         name = (w[:1].isupper() and (not start or rarity(low) >= NAME_RARITY)) or (
             w.isupper() and 2 <= len(w) <= 6 and w.isalpha()
@@ -134,9 +135,9 @@ def negation_conflict(claim: str, span: str) -> str | None:
             continue
         neg = mine.pop()
         # one text negates the shared word, the other negates nothing at all
-        if neg and (span_negates or span_words & _NEG_LIKE):
+        if neg and (span_negates or (span_words - {word}) & _NEG_LIKE):
             continue  # the span may say the same with another word
-        if not neg and (claim_negates or claim_words & _NEG_LIKE):
+        if not neg and (claim_negates or (claim_words - {word}) & _NEG_LIKE):
             continue
         if all(x != neg for x in theirs):
             if neg:
@@ -147,60 +148,95 @@ def negation_conflict(claim: str, span: str) -> str | None:
 
 # --- contrasting words in the same place ------------------------------------------
 
-# Pairs and sets whose members exclude each other where one is said of a thing.
+# Contrasting words: "a b | c d" sets a and b (said of the same thing, the same) against c
+# and d; a group without "|" holds words that each exclude all others (ordinals, months).
 _CONTRASTS = [
-    "increase decrease decline reduce fall drop shrink", "rise fall", "gain loss",
-    "higher lower", "high low", "larger smaller", "large small", "big small", "bigger smaller",
-    "best worst", "better worse", "improve worsen degrade hurt", "positive negative",
-    "above below", "before after", "maximum minimum", "profit loss", "strong weak",
-    "strengthen weaken", "accelerate decelerate", "expand contract", "inflow outflow",
-    "include exclude", "success failure", "efficient inefficient", "outperform underperform",
-    "surplus deficit", "long short", "early late", "earlier later", "input output",
-    "encoder decoder", "training test", "train test", "dev test", "validation test",
-    "supervised unsupervised", "bidirectional unidirectional", "left right", "upper lower",
-    "add remove", "majority minority", "buy sell", "asset liability", "debit credit",
-    "appreciate depreciate", "overestimate underestimate", "true false", "correct incorrect",
-    "accurate inaccurate", "possible impossible", "significant insignificant",
-    "static dynamic", "sparse dense", "shallow deep", "fast slow", "cheap expensive",
-    "easy difficult hard", "simple complex", "past future", "allow prevent", "enable disable",
-    "accept reject", "approve deny", "win lose", "local global", "online offline",
-    "manual automatic", "male female", "men women", "north south", "east west",
-    "upward downward", "favorable unfavorable", "profitable unprofitable", "internal external",
-    "domestic foreign international", "gross net", "basic diluted", "base large", "base big",
+    "increase rise grow climb | decrease decline reduce fall drop shrink", "gain | loss",
+    "higher | lower", "high | low", "larger bigger | smaller", "large big | small",
+    "best | worst", "better | worse", "improve | worsen degrade hurt", "positive | negative",
+    "above | below", "before | after", "maximum | minimum", "profit | loss", "strong | weak",
+    "strengthen | weaken", "accelerate | decelerate slow", "expand | contract",
+    "inflow | outflow", "include | exclude", "success | failure", "efficient | inefficient",
+    "outperform | underperform", "surplus | deficit", "long | short", "early | late",
+    "earlier | later", "input | output", "encoder | decoder", "training train | test",
+    "dev validation | test", "supervised | unsupervised", "bidirectional | unidirectional",
+    "left | right", "upper | lower", "add | remove", "majority | minority", "buy | sell",
+    "asset | liability", "debit | credit", "appreciate | depreciate",
+    "overestimate | underestimate", "true | false", "correct | incorrect",
+    "accurate | inaccurate", "possible | impossible", "significant | insignificant",
+    "static | dynamic", "sparse | dense", "shallow | deep", "fast | slow",
+    "cheap | expensive", "easy | difficult hard", "simple | complex", "past | future",
+    "allow | prevent", "enable | disable", "accept | reject", "approve | deny", "win | lose",
+    "local | global", "online | offline", "manual | automatic", "male | female",
+    "men | women", "north | south", "east | west", "upward | downward",
+    "favorable | unfavorable", "profitable | unprofitable", "internal | external",
+    "domestic | foreign international", "gross | net", "basic | diluted", "base | large big",
     "first second third fourth fifth", "monday tuesday wednesday thursday friday",
     "january february march april may june july august september october november december",
-    "annual quarterly monthly weekly daily", "minimum maximum", "lowest highest",
-    "beginning end", "start end", "open closed", "public private", "pretrained scratch",
+    "annual quarterly monthly weekly daily", "lowest | highest", "beginning start | end",
+    "open | closed", "public | private", "pretrained | scratch",
 ]  # fmt: skip
-_RIVALS: dict[str, frozenset[str]] = {}
-for _group in _CONTRASTS:
-    _keys = [stem(w) for w in _group.split()]
-    for _k in _keys:
-        _RIVALS[_k] = _RIVALS.get(_k, frozenset()) | frozenset(k for k in _keys if k != _k)
+
+
+def _rivals() -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for group in _CONTRASTS:
+        parts = group.split("|") if "|" in group else group.split()
+        sets = [part.split() for part in parts]
+        keys = [{stem(w) for w in words} for words in sets]
+        for i, mine in enumerate(keys):
+            others = frozenset().union(*(k for j, k in enumerate(keys) if j != i)) - mine
+            for k in mine:
+                out[k] = out.get(k, frozenset()) | others
+    return out
+
+
+_RIVALS = _rivals()
 NEAR = 1  # content words apart: a modifier and its head, a verb and its subject
+
+
+@lru_cache(maxsize=256)
+def _keys(text: str) -> frozenset[str]:
+    return frozenset(word_keys(text))
+
+
+def _beside(toks: tuple[_Tok, ...], key: str, neighbour: str, side: int) -> bool:
+    """Whether ``key`` occurs with ``neighbour`` ``side`` content words after it."""
+    return any(
+        t.key == key and 0 <= t.index + side < len(toks) and toks[t.index + side].key == neighbour
+        for t in toks
+    )
 
 
 def substitution(claim: str, span: str) -> str | None:
     """A claim word replaced in the span by a contrasting one beside the same neighbour."""
     c, s = read_tokens(claim), read_tokens(span)
-    span_keys = {t.key for t in s}
-    claim_keys = {t.key for t in c}
+    span_keys, claim_keys = {t.key for t in s}, {t.key for t in c}
+    keys = _keys(span)
     for t in c:
-        if t.key in span_keys:
-            continue
         rivals = _RIVALS.get(t.key, frozenset())
+        if t.key in span_keys or found(t.word, keys, acronym=t.name):
+            continue  # the span says the claim's word, maybe in a compound ("BERTBASE")
         for u in s:
-            rival = u.key in rivals or (t.name and u.name and rarity(u.word) >= NAME_RARITY)
-            if not rival or u.key in claim_keys or u.negated != t.negated:
+            listed = u.key in rivals
+            # another name, one the claim does not use itself ("28.4 BLEU on the WMT ...")
+            named = t.name and u.name and rarity(u.word) >= NAME_RARITY and u.key not in claim_keys
+            rival = listed or named
+            if not rival or u.negated != t.negated:
                 continue
-            # a neighbour of the claim word that sits on the same side of the rival in the span
+            if t.word in u.word or u.word in t.word:
+                continue  # "LM" / "MLM": one name holds the other
+            # a neighbour of the claim word that sits on the same side of the rival in the
+            # span, where the claim never puts the rival (it may name it elsewhere)
             for n in c[max(0, t.index - NEAR) : t.index + NEAR + 1]:
                 if n.index == t.index or n.key not in span_keys or n.key in rivals:
                     continue
                 side = n.index - t.index
-                there = u.index + side
-                beside = 0 <= there < len(s) and s[there].key == n.key
-                if beside and (not t.name or rarity(t.word) >= NAME_RARITY):
+                if (
+                    _beside(s, u.key, n.key, side)
+                    and not _beside(c, u.key, n.key, side)
+                    and (not t.name or rarity(t.word) >= NAME_RARITY)
+                ):
                     return f"the excerpt says {u.word!r} beside {n.word!r}, not {t.word!r}"
     return None
 
@@ -245,47 +281,6 @@ def missing_superlative(claim: str, span: str, excerpt: str = "") -> str | None:
     if any(_superlative(w) for w in said) or _OUTDOES.search(normalize(span)):
         return None
     return f"the excerpt does not say {sup[0]!r}"
-
-
-# --- questions and mentions -------------------------------------------------------------
-
-# Phrases after which a text names a topic without saying anything of it: someone asks or
-# talks about it, or the text points to where it is said ("as discussed in Section 4").
-_ABOUT = re.compile(
-    r"\b(?:ask(?:s|ed|ing)?|talk(?:s|ed|ing)?|think(?:s|ing)?|comment(?:s|ed)?|question(?:s)?|"
-    r"wonder(?:s|ed|ing)?|curious|clarif(?:y|ication))\s+(?:about|on|regarding|around|"
-    r"with respect to|in terms of|if|whether|how|what|why)\b"
-    r"|\b(?:as it pertains to|with regards? to|(?:is|are|will be) (?:discussed|described|"
-    r"explained|covered) in|(?:see|cf\.?)\s+(?:section|appendix|table|figure|fig\.|note)|"
-    r"we (?:will )?(?:discuss|describe) (?:this|these|it|them)? ?(?:in|below|later))",
-    re.I,
-)
-_CLAUSE = re.compile(r"[.;:!?]|,\s(?:but|and|so|which)\b|\s(?:but|however)\s")
-
-
-def asks_or_mentions(claim: str) -> bool:
-    """Whether a claim itself asks, or says that someone asked or talked about something."""
-    return claim.rstrip().endswith("?") or bool(_ABOUT.search(claim))
-
-
-def asserted(text: str) -> str:
-    """``text`` with what it only asks or names blanked: questions, and the words after
-    "asked about", "as it pertains to", "see Section" to the end of their clause. Offsets
-    are kept (blanked characters become spaces)."""
-    out = list(text)
-    for m in re.finditer(r"[^.!?]*\?", text):  # a question, to its question mark
-        out[m.start() : m.end()] = " " * (m.end() - m.start())
-    for m in _ABOUT.finditer(text):
-        end = _CLAUSE.search(text, m.end())
-        stop = end.start() if end else len(text)
-        out[m.start() : stop] = " " * (stop - m.start())
-    return "".join(out)
-
-
-def only_asks(span: str) -> bool:
-    """Whether every sentence of ``span`` is a question."""
-    parts = [p for p in re.split(r"(?<=[.!?])\s+", span.strip()) if p.strip()]
-    return bool(parts) and all(p.rstrip(" \"')").endswith("?") for p in parts)
 
 
 def conflict(claim: str, span: str, excerpt: str, context: str = "") -> str | None:

@@ -16,8 +16,8 @@ from functools import lru_cache
 
 from papertrail.text.figures import Number, excerpt_numbers
 from papertrail.text.words import word_keys
-from papertrail.verify.contrast import asserted
 from papertrail.verify.evidence import Span, row_with_header, units, windows
+from papertrail.verify.mentions import asserted
 
 CACHED = 32  # excerpts kept: more than one answer's hits; each holds its units' word keys
 

@@ -31,9 +31,10 @@ from papertrail.text.figures import excerpt_numbers, figure_in
 from papertrail.text.sentences import strip_markers
 from papertrail.text.words import is_content, rarity
 from papertrail.verify.claims import answer_part, clauses, predicate
-from papertrail.verify.contrast import asks_or_mentions, conflict
+from papertrail.verify.contrast import conflict
 from papertrail.verify.evidence import Span
 from papertrail.verify.excerpt import Excerpt, context_keys, parse
+from papertrail.verify.mentions import asks_or_mentions
 
 # The decision has four numbers, each on a plain scale. They sit in the middle of
 # the range that gave the same result on the development pairs, and a range

@@ -86,6 +86,15 @@ def test_a_ratio_it_cannot_compute_gets_no_dump_of_rows_but_the_closest_passages
     assert "Total current assets" in draft.notes[0]
 
 
+def test_a_ratio_is_not_answered_by_a_sentence_that_gives_no_figure():
+    h = hits(
+        "We believe the current ratio is an important liquidity metric because it measures "
+        "the cash available to repay obligations. Net sales grew in every segment."
+    )
+    draft = ExtractiveGenerator().generate("What is the current ratio for the company?", h)
+    assert draft.text == REFUSAL and draft.notes
+
+
 def test_a_sentence_about_other_years_does_not_answer_for_the_year_asked():
     h = hits(
         "Net sales were $135,987 million in 2016, compared with $107,006 million in 2015. "
@@ -105,3 +114,19 @@ def test_each_part_of_a_two_part_question_gets_its_sentence():
     h = [Hit(Chunk("d" * 64, "paper.pdf", 7, 7, h[0].chunk.text, (), "Hardware and Schedule"), 1)]
     text = answer("Which GPUs were used and how long did the base model train?", h)
     assert "8 NVIDIA P100 GPUs" in text and "12 hours" in text
+
+
+def test_a_filing_pdf_end_to_end(tmp_path):
+    from tests import pdfs
+    from tests.papertrail.test_pipeline import make
+
+    pt = make(tmp_path)
+    pt.ingest("c1", "10k.pdf", pdfs.filing_pdf())
+    total = pt.ask("c1", "What were total net sales in 2017?", render=False)
+    assert total.text == "Total net sales in 2017 were $177,866 million [1]."
+    assert total.grounded and total.citations[0].chunk.page == 2
+    income = pt.ask("c1", "What was net income in 2017?", render=False)
+    assert income.text == "Net income in 2017 was $3,033 million [1]."
+    ratio = pt.ask("c1", "What is the current ratio for 2017?", render=False)
+    assert ratio.refusal and ratio.text == REFUSAL and not ratio.citations
+    assert any("Total current liabilities" in note for note in ratio.notes)

@@ -6,6 +6,7 @@ import argparse
 import io
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -254,3 +255,17 @@ def test_help_is_a_command_too(capsys):
     assert main(["help"]) == 0
     out = capsys.readouterr().out
     assert all(word in out for word in ("ask", "list", "forget", "help"))
+
+
+def test_the_demos_verifier_lines_use_the_numbers_the_text_shows(pt, capsys):
+    from papertrail.cli.demo import CHANNEL, _show_verifier
+    from papertrail.cli.sample import sample_report
+
+    doc = pt.ingest(CHANNEL, "sample-report.pdf", sample_report()).document
+    _show_verifier(pt, doc.doc_id)
+    out = capsys.readouterr().out
+    assert "skipped" not in out  # BM25 finds the finance passage even with the hash embedder
+    text = out.split("after verification:\n")[1].splitlines()[0]
+    shown = set(re.findall(r"\[(\d+)\]", text))
+    kept = re.findall(r"kept +\[(\d+)\]", out)
+    assert kept and set(kept) == shown  # every kept line names a number the text shows

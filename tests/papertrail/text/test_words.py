@@ -27,3 +27,10 @@ def test_rarity_weighs_names_above_everyday_words():
 def test_content_words_drop_stopwords_units_and_numbers():
     words = content_words("The revenue was roughly $5 million in FY2021 [1].")
     assert words == ["revenue"]
+
+
+def test_irregular_verbs_share_their_base_key():
+    from papertrail.text.words import stem
+
+    assert stem("paid") == stem("pay") and stem("grew") == stem("grows") == stem("grown")
+    assert stem("rose") == stem("rise") and stem("written") == stem("write")
