@@ -23,6 +23,7 @@ from typing import TextIO
 from bot.config import BotConfig, load_config, require, slack_mode
 from bot.health import health_payload, serve_health
 from bot.logs import redact, setup_logging
+from papertrail.envvars import dotenv_file
 from papertrail.errors import PaperTrailError
 from papertrail.offline import offline_env
 
@@ -43,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--env-file", default=".env", help="file of VAR=value lines read under the environment"
+        "--env-file", help="file of VAR=value lines read under the environment (default: .env)"
     )
     sub = parser.add_subparsers(dest="mode", required=True, metavar="{slack,discord,local,web}")
     port_help = "port to listen on: Slack HTTP events, or /healthz for the other processes"
@@ -83,7 +84,7 @@ def main(
     """Run one process; returns its exit code. ``pipeline`` lets tests skip the model."""
     args = build_parser().parse_args(argv)
     try:
-        cfg = load_config(env, dotenv_path=args.env_file)
+        cfg = load_config(env, dotenv_path=dotenv_file(args.env_file))
         if args.port is not None and args.mode != "web":
             cfg = cfg.replace(port=args.port, health_port=args.port)
         require(cfg, args.mode)
@@ -99,6 +100,8 @@ def main(
         from bot.wiring import build_service, describe_service, open_coordination
 
         log.info("starting %s; %s", args.mode, describe_service(cfg))
+        if args.mode == "slack":
+            check_slack_token(cfg)  # seconds, before the model loads (a bad token fails fast)
         coord = open_coordination(cfg)  # None unless REDIS_URL: several workers
         service = build_service(cfg, pipeline, coord)
         if (
@@ -135,7 +138,7 @@ def main(
 
 
 def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
-    from bot.wiring import discord_options, slack_options
+    from bot.wiring import discord_jobs, discord_options, slack_options
 
     if args.mode == "slack":
         from adapters.slack.app import build_slack_app, run_http, run_socket_mode
@@ -163,6 +166,7 @@ def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
             service,
             api_url=cfg.discord_api_url or None,
             gateway_url=cfg.discord_gateway_url or None,
+            jobs=discord_jobs(cfg, coord),
             **discord_options(cfg),
         )
         return 0
@@ -179,6 +183,24 @@ def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
     return run_interactive(console, stdin)
 
 
+def check_slack_token(cfg: BotConfig) -> None:
+    """``auth.test`` with the bot token; a refusal raises what ``platform_error`` maps."""
+    from slack_sdk import WebClient
+    from slack_sdk.errors import SlackApiError
+
+    base = cfg.slack_api_url or None
+    options = {"base_url": base if base.endswith("/") else base + "/"} if base else {}
+    try:
+        WebClient(token=cfg.slack_bot_token, timeout=30, **options).auth_test()
+    except SlackApiError as err:
+        reason = err.response.get("error", "refused")
+        raise PaperTrailError(
+            f"Slack rejected SLACK_BOT_TOKEN ({reason}): reinstall the app to the workspace "
+            "and copy the Bot User OAuth Token again.",
+            code="config",
+        ) from None
+
+
 def platform_error(exc: BaseException) -> PaperTrailError | None:
     """A platform's refusal of our credentials or setup, as a one-line fix; else None."""
     kind = f"{type(exc).__module__}.{type(exc).__name__}"
@@ -189,6 +211,20 @@ def platform_error(exc: BaseException) -> PaperTrailError | None:
         return PaperTrailError(
             f"Slack rejected SLACK_BOT_TOKEN{reason}: reinstall the app to the workspace and "
             "copy the Bot User OAuth Token again.",
+            code="config",
+        )
+    if kind in ("urllib.error.URLError", "socket.timeout", "builtins.TimeoutError"):
+        # slack_sdk's auth.test at start-up: no network, a proxy, or a wrong SLACK_API_URL
+        reason = getattr(exc, "reason", None) or text or type(exc).__name__
+        return PaperTrailError(
+            f"PaperTrail could not reach Slack ({reason}): check the network connection "
+            "(and SLACK_API_URL if set), then start it again.",
+            code="config",
+        )
+    if kind.startswith("aiohttp.client_exceptions.ClientConnector"):
+        return PaperTrailError(
+            f"PaperTrail could not reach Discord ({text}): check the network connection "
+            "(and DISCORD_API_URL if set), then start it again.",
             code="config",
         )
     if kind == "discord.errors.LoginFailure":

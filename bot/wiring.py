@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from adapters.chat.dedup import Seen
@@ -95,6 +96,19 @@ def slack_options(coord: Coordination | None) -> dict:
     if coord is None:
         return {}
     return {"seen": coord.seen, "jobs": coord.jobs("slack", SLACK_WORKERS)}
+
+
+DISCORD_JOBS = 8  # Discord questions and drops one process runs at once
+
+
+def discord_jobs(cfg: BotConfig, coord: Coordination | None):
+    """Where accepted Discord work is queued durably: the shared Redis stream with
+    several workers, else a journal in the data directory (found again on restart)."""
+    if coord is not None:
+        return coord.jobs("discord", DISCORD_JOBS)
+    from adapters.chat.journal import LocalJobs
+
+    return LocalJobs(Path(cfg.settings.data_dir) / "discord-jobs.sqlite3")
 
 
 def discord_options(cfg: BotConfig) -> dict:

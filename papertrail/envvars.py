@@ -55,6 +55,22 @@ def describe(cls: type) -> list[tuple[str, str, str]]:
     return [(f.metadata["env"], str(f.default), f.metadata["help"]) for f in env_fields(cls)]
 
 
+def dotenv_file(path: str | None) -> str:
+    """The ``--env-file`` to read: one the user named must exist; the default ``.env``
+    may be absent. Raises ``PaperTrailError`` for a named file that is missing."""
+    if path is None:
+        return ".env"
+    if path != os.devnull and not os.path.isfile(path):
+        from papertrail.errors import PaperTrailError
+
+        raise PaperTrailError(
+            f"--env-file {path}: no such file. Name an existing file of VAR=value lines, "
+            "or leave the option out to read ./.env if there is one.",
+            code="config",
+        )
+    return path
+
+
 def environment(
     env: Mapping[str, str] | None = None, dotenv_path: str | Path | None = ".env"
 ) -> dict[str, str]:

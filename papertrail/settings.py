@@ -33,6 +33,24 @@ def model_name(model: str = "") -> str:
 
 _f = env_field
 
+# (lowest, highest) accepted for each numeric setting; a float's lowest is exclusive
+# when it is 0 (a size, a time or a zoom of 0 makes no sense)
+RANGES: dict[str, tuple[float, float]] = {
+    "chroma_port": (1, 65535),
+    "max_pdf_mb": (0, 10_000),
+    "max_pages": (1, 100_000),
+    "max_index_seconds": (0, 86_400),
+    "max_concurrent_indexing": (1, 64),
+    "chunk_size": (100, 20_000),
+    "chunk_overlap": (0, 10_000),
+    "top_k": (1, 100),
+    "llm_timeout": (1, 3_600),  # seconds: an answer nobody waits an hour for
+    "llm_retries": (0, 10),
+    "daily_token_budget": (0, 1_000_000_000),
+    "render_zoom": (0.25, 8),
+    "max_image_width": (100, 20_000),
+}
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -116,7 +134,14 @@ class Settings:
         """Read every field from ``env`` (default ``os.environ``); unset keeps the default."""
         values = read_env(cls, os.environ if env is None else env, _parse)
         values.update(overrides)
-        return cls(**values)
+        settings = cls(**values)
+        if settings.chunk_overlap >= settings.chunk_size:
+            raise PaperTrailError(
+                f"PAPERTRAIL_CHUNK_OVERLAP ({settings.chunk_overlap}) must be smaller than "
+                f"PAPERTRAIL_CHUNK_SIZE ({settings.chunk_size}).",
+                code="config",
+            )
+        return settings
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -149,21 +174,21 @@ def _parse(f: dataclasses.Field, raw: str):
             f"{name}={raw!r} is not a valid {kind.__name__}: {f.metadata['help']}",
             code="config",
         ) from None
-    if kind in (int, float) and value < 0:
-        raise PaperTrailError(f"{name} must not be negative (got {raw}).", code="config")
-    low, high = _RANGES.get(f.name, (None, None))
-    if low is not None and not low <= value <= high:
-        raise PaperTrailError(
-            f"{name} must be between {low:g} and {high:g} (got {raw}).", code="config"
-        )
+    if kind in (int, float):
+        _check_range(f, raw, value)
     return value
 
 
-# Fields with bounds beyond "not negative": (lowest, highest) accepted.
-_RANGES: dict[str, tuple[float, float]] = {
-    "llm_timeout": (1.0, 3600.0),  # seconds: an answer nobody waits an hour for
-    "llm_retries": (0, 10),
-}
+def _check_range(f: dataclasses.Field, raw: str, value: float) -> None:
+    low, high = RANGES.get(f.name, (0, float("inf")))
+    exclusive = isinstance(value, float) and low == 0
+    if value < low or value > high or (exclusive and value == low):
+        lowest = f"more than {low:g}" if exclusive else f"from {low:g}"
+        raise PaperTrailError(
+            f"{f.metadata['env']}={raw} is out of range: use a number {lowest} to {high:g} "
+            f"(default {f.default}). {f.metadata['help']}",
+            code="config",
+        )
 
 
 def describe() -> list[tuple[str, str, str]]:

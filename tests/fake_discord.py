@@ -11,9 +11,11 @@ multipart bodies included (the JSON from ``payload_json`` and the bytes of each
 
 The server runs on its own event loop in a thread, so tests stay synchronous
 and can observe it even while the bot's loop is busy (the client itself runs
-in tests/fake_discord_runner.py). Left out:
-sharding, RESUME, rate limits, permissions, ephemeral messages and
-compression (frames are plain JSON text, which discord.py accepts).
+in tests/fake_discord_runner.py). Sharding follows Discord's rule: a
+connection that IDENTIFYs as shard ``[i, n]`` gets the guild (and its events)
+only when ``(guild_id >> 22) % n == i``. Left out: RESUME, rate limits,
+permissions, ephemeral messages and compression (frames are plain JSON
+text, which discord.py accepts).
 """
 
 from __future__ import annotations
@@ -80,7 +82,8 @@ class FakeDiscord:
         self._ids = itertools.count(1200000000000000000)
         self._lock = threading.RLock()  # predicates of wait_for call the accessors below
         self._changed = threading.Condition(self._lock)
-        self._sockets: list[web.WebSocketResponse] = []
+        self._sockets: list[web.WebSocketResponse] = []  # connections that get GUILD_ID's events
+        self.shards: list[list[int]] = []  # [shard id, count] of each IDENTIFY, in order
         self._seq = itertools.count(1)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="fake-discord")
@@ -284,13 +287,22 @@ class FakeDiscord:
         return ws
 
     async def _ready(self, ws: web.WebSocketResponse, identify: dict) -> None:
+        shard, count = identify.get("shard") or [0, 1]
+        owns = (GUILD_ID >> 22) % count == shard
         ready = payloads.ready(self.gateway_url)
+        if identify.get("shard"):
+            ready["shard"] = [shard, count]  # a sharded client reads it
+        if not owns:
+            ready["guilds"] = []
         await ws.send_json({"op": 0, "t": "READY", "s": next(self._seq), "d": ready})
-        guild = payloads.guild()
-        await ws.send_json({"op": 0, "t": "GUILD_CREATE", "s": next(self._seq), "d": guild})
+        if owns:
+            guild = payloads.guild()
+            await ws.send_json({"op": 0, "t": "GUILD_CREATE", "s": next(self._seq), "d": guild})
         with self._changed:
             self.identify = identify
-            self._sockets.append(ws)
+            self.shards.append([shard, count])
+            if owns:
+                self._sockets.append(ws)
             self._changed.notify_all()
 
     async def _dispatch(self, event: str, data: dict) -> None:
@@ -408,6 +420,8 @@ class FakeDiscord:
         limit = int(query.get("limit", 50))
         with self._lock:
             found = [m for m in self.history[cid] if int(m["id"]) < int(query.get("before", 2**63))]
+            if "after" in query:  # the oldest ``limit`` after it, still newest first
+                found = [m for m in found if int(m["id"]) > int(query["after"])][:limit]
         return _json(list(reversed(found))[:limit])  # newest first, like Discord
 
     def _one(self, cid: int, mid: str, call: Call) -> web.Response:

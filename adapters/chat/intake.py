@@ -1,7 +1,9 @@
 """Getting shared PDFs into a channel's library, once each, and out again.
 
 ``Intake`` downloads and indexes ``Attachment``s for a channel: a platform
-file already indexed there is not downloaded again, the same bytes shared
+file already indexed there is not downloaded again, the PDFs one question or
+post brings are downloaded side by side (then indexed one by one), a file
+that failed is not downloaded again until it changes (``failed.py``), the same bytes shared
 twice are embedded once (the pipeline keys documents by their sha256), every
 share is recorded in the ``ShareRegistry`` under the name it was shared with
 and the person who shared it, and indexing is bounded across channels. A
@@ -19,8 +21,10 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from adapters.chat.failed import FailedFiles
 from adapters.chat.forgotten import Forgotten
 from adapters.chat.library import Share, Shares
 from papertrail.errors import PaperTrailError
@@ -34,6 +38,7 @@ log = logging.getLogger(__name__)
 
 PROGRESS_INTERVAL = 1.0  # seconds between progress edits: chat APIs rate-limit edits
 MAX_PDFS_IN_REACH = 5  # thread/history PDFs indexed for one question, newest first
+DOWNLOADS_AT_ONCE = 4  # files of one question or post downloaded side by side
 
 Progress = Callable[[str], None]  # a status line such as "Indexing report.pdf — 12/40 pages"
 
@@ -78,6 +83,8 @@ class Intake:
         self._indexing = threading.BoundedSemaphore(max(1, settings.max_concurrent_indexing))
         self._busy: dict[str, list[str]] = {}  # channel -> names being indexed now
         self._busy_guard = threading.Lock()
+        self.failed = FailedFiles()
+        self._downloads = ThreadPoolExecutor(DOWNLOADS_AT_ONCE, thread_name_prefix="pt-download")
 
     def index(
         self,
@@ -85,25 +92,33 @@ class Intake:
         att: Attachment,
         progress: Progress | None = None,
         documents: Sequence[Document] | None = None,
+        fetched: dict[int, bytes | PaperTrailError] | None = None,
     ) -> tuple[Document, list[str]]:
         """The document for ``att`` in ``channel`` (indexed now if needed) and warnings.
 
-        ``documents``: the channel's ready documents if the caller has read them.
+        ``documents``: the channel's ready documents if the caller has read them;
+        ``fetched``: bytes (or the error) ``download_all`` already got for ``att``.
         """
         name = safe_filename(att.name)
-        if att.key and (known := self.shares.get(att.key, channel)) is not None:
-            if documents is None:
-                documents = self.pipeline.documents(channel)
-            for d in documents:
-                if d.doc_id == known.doc_id:
-                    return d, []
+        known = self._indexed(channel, att, documents)
+        if known is not None:
+            return known, []
         if self.is_forgotten(channel, att):
             raise _forgotten(name)
-        check_size(name, att.size, self.settings.max_pdf_bytes)
+        remembered = self.failed.get(att)
+        if remembered is not None:  # failed before and unchanged: no new download
+            raise remembered
         with self._busy_guard:
             self._busy.setdefault(channel, []).append(name)
         try:
-            result = self._ingest(channel, name, att, progress)
+            got = (fetched or {}).get(id(att))
+            if isinstance(got, PaperTrailError):
+                raise got
+            result = self._ingest(channel, name, att, progress, got)
+        except PaperTrailError as e:
+            if e.code != "forgotten":
+                self.failed.add(att, e)
+            raise
         finally:
             with self._busy_guard:
                 self._busy[channel].remove(name)
@@ -122,8 +137,57 @@ class Intake:
             and self.forgotten.buried(channel, att.key, att.post)
         )
 
-    def _ingest(self, channel: str, name: str, att: Attachment, progress: Progress | None):
-        data = att.fetch()
+    def _indexed(
+        self, channel: str, att: Attachment, documents: Sequence[Document] | None = None
+    ) -> Document | None:
+        if att.key and (known := self.shares.get(att.key, channel)) is not None:
+            if documents is None:
+                documents = self.pipeline.documents(channel)
+            for d in documents:
+                if d.doc_id == known.doc_id:
+                    return d
+        return None
+
+    def download_all(
+        self, channel: str, attachments: Sequence[Attachment], documents=None
+    ) -> dict[int, bytes | PaperTrailError]:
+        """Download, side by side, the PDFs of ``attachments`` that ``index`` will need:
+        ``id(attachment)`` -> its bytes, or the ``PaperTrailError`` that stopped it."""
+        todo = [
+            a
+            for a in attachments
+            if a.looks_like_pdf
+            and self._indexed(channel, a, documents) is None
+            and not self.is_forgotten(channel, a)
+            and not self.failed.get(a)
+        ]
+        if len(todo) < 2:
+            return {}  # nothing to overlap: ``index`` downloads it itself
+
+        def fetch(att: Attachment) -> bytes | PaperTrailError:
+            try:
+                check_size(safe_filename(att.name), att.size, self.settings.max_pdf_bytes)
+                return att.fetch()
+            except PaperTrailError as e:
+                return e
+
+        return dict(zip(map(id, todo), self._downloads.map(fetch, todo), strict=True))
+
+    def index_all(
+        self, channel: str, attachments: Sequence[Attachment], progress: Progress | None = None
+    ) -> list[Document]:
+        """Index the PDFs of one post (downloaded side by side); their documents."""
+        pdfs = [a for a in attachments if a.looks_like_pdf]
+        fetched = self.download_all(channel, pdfs)
+        return [self.index(channel, a, progress, None, fetched)[0] for a in pdfs]
+
+    def close(self) -> None:
+        self._downloads.shutdown(wait=False, cancel_futures=True)
+
+    def _ingest(self, channel, name, att: Attachment, progress: Progress | None, data=None):
+        check_size(name, att.size, self.settings.max_pdf_bytes)
+        if data is None:
+            data = att.fetch()
         if att.source != "message":  # the same bytes under another file id stay forgotten too
             doc_id = hashlib.sha256(data).hexdigest()
             if self.forgotten.buried_document(channel, doc_id):
@@ -171,18 +235,19 @@ class Intake:
             )
         nearby = [a for a in attachments if a.source != "message" and a.looks_like_pdf]
         library = {d.doc_id: d for d in self.pipeline.documents(channel)}
+        nearby = [a for a in nearby if not self.is_forgotten(channel, a)][:MAX_PDFS_IN_REACH]
+        fetched = self.download_all(channel, own_pdfs + nearby, list(library.values()))
         warnings: list[str] = []
         asked: list[str] = []
         for att in own_pdfs:
-            doc, notes = self.index(channel, att, progress, list(library.values()))
+            doc, notes = self.index(channel, att, progress, list(library.values()), fetched)
             library.setdefault(doc.doc_id, doc)
             asked.append(doc.doc_id)
             warnings += notes
         unreadable: PaperTrailError | None = None
-        nearby = [a for a in nearby if not self.is_forgotten(channel, a)]
-        for att in nearby[:MAX_PDFS_IN_REACH]:
+        for att in nearby:
             try:
-                doc, _ = self.index(channel, att, progress, list(library.values()))
+                doc, _ = self.index(channel, att, progress, list(library.values()), fetched)
                 library.setdefault(doc.doc_id, doc)
             except PaperTrailError as e:  # an old bad file must not block the question
                 log.info("skipping %s from %s: %s", att.name, att.source, e.code)

@@ -123,10 +123,7 @@ class ChatService:
         say why one could not be read (kind "error"). Other files are ignored."""
 
         def work() -> Reply:
-            docs = []
-            for att in attachments:
-                if att.looks_like_pdf:
-                    docs.append(self.intake.index(channel, att, progress)[0])
+            docs = self.intake.index_all(channel, attachments, progress)
             names = ", ".join(d.name for d in docs)
             return Reply(kind="indexed", text=f"Indexed {names}.", documents=tuple(docs))
 
@@ -176,6 +173,7 @@ class ChatService:
         The share registry holds nothing open; Redis state shares the coordination
         connection, which ``bot/wiring.py`` closes."""
         self.store.close()
+        self.intake.close()  # its download threads
         close = getattr(self.pipeline, "close", None)
         if callable(close):
             close()

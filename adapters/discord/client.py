@@ -7,16 +7,18 @@ a ``Mention``: the library ``discord:<channel id>`` (a thread's parent), the
 text without the mention, its attachments, then PDFs of the message it
 replies to, then PDFs from recent history (the fallback for files shared
 before the bot). Any other message with a PDF is indexed on drop, and a
-deleted message's PDFs are forgotten (``library.py``, handed the service, not
-this client). ``ChatService`` runs in a worker thread (``asyncio.to_thread``)
-so heartbeats and other channels keep flowing while a PDF is indexed. Slash
-commands (``slash.py``) take the same path through ``serve_interaction``. Replies:
+deleted message's PDFs are forgotten (``library.py``). Questions and drops
+are plain-data jobs (``jobs.py``), queued durably (Redis stream or local
+journal) before work starts, so a surviving or restarted process finishes
+them. ``ChatService`` runs in worker threads, so heartbeats go on while a PDF
+is indexed. Slash commands (``slash.py``) are answered directly. Replies:
 ``reply.py``/``format.py``; sharding: ``shards.py``; endpoints: ``endpoints.py``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 from collections.abc import Awaitable, Sequence
@@ -28,17 +30,10 @@ from cachetools import LRUCache
 from adapters.chat.replies import HISTORY_FALLBACK
 from adapters.chat.service import ChatService, Mention, Reply
 from adapters.discord.endpoints import use_endpoints
-from adapters.discord.files import (
-    attachment,
-    download,
-    history_pdfs,
-    message_pdfs,
-    pdfs,
-    post_key,
-    referenced_message,
-)
+from adapters.discord.files import download, pdfs, referenced_message
 from adapters.discord.format import render_reply
-from adapters.discord.library import forget_deleted, index_drop, library, may_manage
+from adapters.discord.jobs import drop_job, job_runner, mention_later, question_job, run_job
+from adapters.discord.library import forget_deleted
 from adapters.discord.reply import (
     NO_MENTIONS,
     InteractionSink,
@@ -79,13 +74,15 @@ def build_client(
     progress_interval: float = PROGRESS_INTERVAL,
     slash_commands: bool = True,
     sync_commands: bool = True,
+    jobs=None,
     **options,
 ) -> discord.Client:
     """A ``discord.Client`` that answers mentions (and slash commands) with ``service``.
 
     ``max_bytes`` caps each download (default: the service's ``max_pdf_bytes``);
     ``slash_commands``/``sync_commands`` register the slash commands and upload them at
-    start-up; ``options`` go to ``discord.Client`` (e.g. ``guild_ready_timeout``)."""
+    start-up; ``jobs`` (``RedisJobs`` or ``LocalJobs``) makes questions and drops
+    durable; ``options`` go to ``discord.Client`` (e.g. ``guild_ready_timeout``)."""
     if max_bytes is None:
         settings = getattr(service, "settings", None)
         max_bytes = getattr(settings, "max_pdf_bytes", MAX_DOWNLOAD_BYTES)
@@ -101,6 +98,7 @@ def build_client(
         progress_interval=progress_interval,
         slash_commands=slash_commands,
         sync_commands=sync_commands,
+        jobs=jobs,
         **options,
     )
 
@@ -128,6 +126,7 @@ class PaperTrailClient(discord.Client):
         progress_interval: float,
         slash_commands: bool = True,
         sync_commands: bool = True,
+        jobs=None,
         **options,
     ) -> None:
         options.setdefault("allowed_mentions", NO_MENTIONS)
@@ -143,6 +142,7 @@ class PaperTrailClient(discord.Client):
         self.answers: LRUCache[int, str] = LRUCache(MAX_ANSWERS)
         self.sync_commands = sync_commands
         self.tree = add_slash_commands(self, self.serve_interaction) if slash_commands else None
+        self.jobs = jobs  # None: run each question here and now, not durably
 
     async def setup_hook(self) -> None:
         # asyncio.to_thread uses the loop's default executor; the stock one has only
@@ -150,6 +150,8 @@ class PaperTrailClient(discord.Client):
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="papertrail-worker")
         )
+        if self.jobs is not None:  # logged in: REST works, so taken-over jobs can run
+            self.jobs.start(job_runner(self, asyncio.get_running_loop()))
         if self.tree is not None and self.sync_commands:
             try:
                 await self.tree.sync()  # global commands; Discord may take a while to show them
@@ -170,9 +172,28 @@ class PaperTrailClient(discord.Client):
         )
         if self.addressed(message) or follows:
             thread = thread or f"discord:question:{message.id}"
-            await self.serve(self._mention_from(message, thread), MessageSink(message), thread)
+            try:
+                job = await self._question(message, thread)
+            except Exception:  # logged, and answered with an apology by serve
+                return await self.serve(_failed(), MessageSink(message), thread)
+            await self.submit(job)
         elif pdfs(message):
-            await index_drop(self.service, message, max_bytes=self.max_bytes, me=self.user)
+            await self.submit(drop_job(message))
+
+    async def submit(self, job: dict) -> None:
+        """Run ``job`` now, or queue it durably when jobs are configured."""
+        if self.jobs is not None:
+            try:  # journal/stream I/O off the loop; the job comes back through job_runner
+                await asyncio.to_thread(functools.partial(self.jobs.put, job, take=True))
+                return
+            except Exception:  # e.g. Redis unreachable: answer now rather than not at all
+                log.exception("could not queue a %s job; running it here", job.get("kind"))
+        await run_job(self, job)
+
+    async def close(self) -> None:
+        await super().close()
+        if self.jobs is not None:  # unfinished jobs stay queued for the next process
+            await asyncio.to_thread(self.jobs.close)
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         # raw: fires for messages shared before this process started too (uncached)
@@ -182,13 +203,14 @@ class PaperTrailClient(discord.Client):
         for message_id in payload.message_ids:  # a moderator's purge
             await forget_deleted(self.service, message_id)
 
-    async def _mention_from(self, message: discord.Message, thread: str) -> Mention:
+    async def _question(self, message: discord.Message, thread: str) -> dict:
         text = re.sub(rf"<@!?{self.user.id}>", " ", message.content)
         referenced = await referenced_message(message)
-        return await self.mention_for(
+        return await question_job(
+            self,
             message.channel,
             text,
-            message.attachments,
+            list(message.attachments),
             before=message,
             referenced=referenced,
             user=message.author,
@@ -249,8 +271,8 @@ class PaperTrailClient(discord.Client):
         """A slash command (deferred already), answered like a mention of ``text``."""
         channel = interaction.channel or self.get_partial_messageable(interaction.channel_id)
         thread = f"discord:question:{interaction.id}"
-        mention = self.mention_for(channel, text, list(files), user=interaction.user, thread=thread)
-        await self.serve(mention, InteractionSink(interaction), thread)
+        job = question_job(self, channel, text, list(files), user=interaction.user, thread=thread)
+        await self.serve(mention_later(job, self.max_bytes), InteractionSink(interaction), thread)
 
     async def _reply(self, mention: Mention, sink: MessageSink | InteractionSink) -> Reply:
         loop = asyncio.get_running_loop()
@@ -265,36 +287,6 @@ class PaperTrailClient(discord.Client):
         finally:
             await progress.finish()
 
-    async def mention_for(
-        self,
-        channel: discord.abc.Messageable,
-        text: str,
-        own: Sequence[discord.Attachment],
-        *,
-        before: discord.Message | None = None,
-        referenced: discord.Message | None = None,
-        user: discord.abc.User | None = None,
-        thread: str = "",
-    ) -> Mention:
-        """The question with its files: ``own`` first, then the referenced message's PDFs,
-        then PDFs from the channel's recent history (newest first), each once."""
-        owner = str(user.id) if user is not None else ""
-        post = post_key(before.id) if before is not None else ""
-        found = [attachment(a, "message", self.max_bytes, owner=owner, post=post) for a in own]
-        if referenced is not None:
-            found += message_pdfs(referenced, "thread", self.max_bytes)
-        found += await history_pdfs(channel, before, self.history_limit, self.max_bytes)
-        unique, seen = [], set()
-        for att in found:
-            if att.key not in seen:
-                seen.add(att.key)
-                unique.append(att)
-        admin = may_manage(channel, user)
-        return Mention(
-            channel=library(channel),
-            text=" ".join(text.split()),
-            attachments=tuple(unique),
-            user=owner,
-            thread=thread,
-            admin=lambda: admin,
-        )
+
+async def _failed() -> Mention:
+    raise RuntimeError("the question could not be read")

@@ -1,10 +1,9 @@
-"""Discord attachments as ``Attachment``s: which are PDFs, and downloading them.
+"""Discord attachments: which are PDFs, the message replied to, and downloading them.
 
 Discord's CDN URLs are signed, so no token is sent; the size limit is checked
-against the metadata before and against the bytes during the download. The
-owner (the author) and the post (the message id) travel with each attachment
-so the library can say who shared it and forget it when the message is
-deleted. Routing messages is ``client.py``'s job.
+against the metadata before and against the bytes during the download. Turning
+attachments into job specs and ``Attachment``s (with their owner and post) is
+``jobs.py``'s; routing messages is ``client.py``'s.
 """
 
 from __future__ import annotations
@@ -15,10 +14,8 @@ import urllib.request
 
 import discord
 
-from adapters.chat.intake import Attachment
 from papertrail.errors import PaperTrailError
 from papertrail.read.uploads import check_size, looks_like_pdf, too_large
-from papertrail.text.names import safe_filename
 
 log = logging.getLogger(__name__)
 
@@ -33,30 +30,6 @@ def pdfs(message: discord.Message) -> list[discord.Attachment]:
 
 def post_key(message_id: int) -> str:
     return f"discord:message:{message_id}"
-
-
-def attachment(
-    att: discord.Attachment, source: str, limit: int, *, owner: str = "", post: str = ""
-) -> Attachment:
-    """``att`` as an ``Attachment`` whose ``fetch`` downloads it (at most ``limit`` bytes)."""
-    url, name, size = att.url, att.filename, att.size
-    shown = safe_filename(name, suffix="")  # the uploader's name, in error replies
-    return Attachment(
-        name=name,
-        fetch=lambda: download(url, shown, size, limit),
-        size=size,
-        mimetype=(att.content_type or "").split(";")[0].strip(),
-        key=f"discord:{att.id}",
-        source=source,
-        owner=owner,
-        post=post,
-    )
-
-
-def message_pdfs(message: discord.Message, source: str, limit: int) -> list[Attachment]:
-    """The PDFs of an earlier message, owned by its author."""
-    owner, post = str(message.author.id), post_key(message.id)
-    return [attachment(a, source, limit, owner=owner, post=post) for a in pdfs(message)]
 
 
 async def referenced_message(message: discord.Message) -> discord.Message | None:
@@ -80,20 +53,6 @@ async def referenced_message(message: discord.Message) -> discord.Message | None
     except discord.HTTPException:
         return None
     return found if found.channel.id == here else None
-
-
-async def history_pdfs(
-    channel: discord.abc.Messageable, before: discord.Message | None, count: int, limit: int
-) -> list[Attachment]:
-    """PDFs of the ``count`` messages before ``before``, newest first: the fallback for
-    files shared before the bot was there."""
-    found = []
-    try:
-        async for earlier in channel.history(limit=count, before=before):
-            found += message_pdfs(earlier, "history", limit)
-    except discord.HTTPException as e:  # e.g. no Read Message History permission
-        log.warning("channel history unavailable: %s", e)
-    return found
 
 
 def download(url: str, name: str, size: int | None, limit: int) -> bytes:

@@ -18,7 +18,7 @@ import logging
 import discord
 
 from adapters.chat.service import ChatService
-from adapters.discord.files import attachment, pdfs, post_key
+from adapters.discord.files import post_key
 from adapters.discord.format import render_reply
 from adapters.discord.reply import MessageSink
 
@@ -46,13 +46,17 @@ def may_manage(channel: discord.abc.Messageable, user: discord.abc.User | None) 
 
 
 async def index_drop(
-    service: ChatService, message: discord.Message, *, max_bytes: int, me: discord.abc.User
+    service: ChatService,
+    message: discord.PartialMessage,
+    found: list,
+    where: str,
+    *,
+    me: discord.abc.User | None,
 ) -> None:
-    """Index the PDFs of a message that did not address the bot (``me``)."""
-    owner, post = str(message.author.id), post_key(message.id)
-    found = [attachment(a, "message", max_bytes, owner=owner, post=post) for a in pdfs(message)]
+    """Index ``found`` (the PDFs of ``message``, which did not address the bot ``me``)
+    into the library ``where``: ⏳, then ✅, or ❌ and a reply naming the problem."""
     await _react(message, INDEXING)
-    reply = await asyncio.to_thread(service.index_shared, library(message.channel), found)
+    reply = await asyncio.to_thread(service.index_shared, where, found)
     await _react(message, INDEXING, me)
     if reply.kind != "error":
         await _react(message, INDEXED)

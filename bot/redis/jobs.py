@@ -19,7 +19,11 @@ with pending-entry lists and XAUTOCLAIM are the reclaim-from-dead-workers
 mechanism built into Redis >= 6.2 (and Render Key Value), need nothing but
 redis-py, and let the same process both receive events and work jobs, which
 RQ's fork-per-job workers and Celery's separate worker processes do not.
-Left out: priorities and delayed jobs.
+``put(payload, take=True)`` adds a job and, in the same atomic script, reads
+it for this worker when it has a free slot: the process that received the
+work starts it at once (its progress is the one shown), and the stream still
+holds it for takeover if that process dies. Left out: priorities and delayed
+jobs.
 """
 
 from __future__ import annotations
@@ -35,6 +39,12 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 
 GROUP = "workers"
+# XADD, then XREADGROUP for the caller, atomically: no other worker reads in between, so
+# the job just added is the one read unless older unread jobs wait (then those, fairly).
+_PUT_AND_TAKE = """
+redis.call("XADD", KEYS[1], "MAXLEN", "~", ARGV[2], "*", "payload", ARGV[1])
+return redis.call("XREADGROUP", "GROUP", ARGV[3], ARGV[4], "COUNT", 1, "STREAMS", KEYS[1], ">")
+"""
 MAX_DELIVERIES = 3  # a job that was taken over this often is dropped: it kills workers
 MAX_LENGTH = 100_000  # stream entries kept (approximately); acked jobs are deleted anyway
 
@@ -62,20 +72,35 @@ class RedisJobs:
         self._free = threading.Condition(self._lock)
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._runner: Runner | None = None
         try:
             client.xgroup_create(self.stream, GROUP, id="0", mkstream=True)
         except Exception as exc:  # BUSYGROUP: another worker created it first
             if "BUSYGROUP" not in str(exc):
                 raise
 
-    def put(self, payload: dict) -> str:
-        """Queue ``payload`` (JSON-serialisable); returns the entry id."""
+    def put(self, payload: dict, *, take: bool = False) -> str:
+        """Queue ``payload`` (JSON-serialisable); returns the entry id. With ``take``
+        (after ``start``, with a free slot) this worker starts it at once."""
+        run = self._runner
+        with self._lock:
+            room = run is not None and len(self._running) < self.capacity
+        if take and room:
+            got = self.client.eval(
+                _PUT_AND_TAKE, 1, self.stream, json.dumps(payload), MAX_LENGTH, GROUP, self.consumer
+            )
+            entries = [entry for _, found in got or [] for entry in found]
+            for entry_id, fields in entries:
+                flat = dict(zip(fields[::2], fields[1::2], strict=True))  # Lua: a flat list
+                self._dispatch(run, entry_id, flat)
+            return _text(entries[0][0]) if entries else ""
         data = {"payload": json.dumps(payload)}
         entry = self.client.xadd(self.stream, data, maxlen=MAX_LENGTH, approximate=True)
         return entry.decode() if isinstance(entry, bytes) else str(entry)
 
     def start(self, run: Runner) -> None:
         """Consume jobs with ``run`` from background threads until ``close``."""
+        self._runner = run
         for target, name in ((self._consume, "jobs"), (self._heartbeat, "jobs-heartbeat")):
             thread = threading.Thread(
                 target=target, args=(run,), name=f"papertrail-{name}", daemon=True

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from papertrail.cli.commands import EXIT_USAGE
 from papertrail.cli.progress import ProgressBar
-from papertrail.envvars import environment
+from papertrail.envvars import dotenv_file, environment
 from papertrail.errors import PaperTrailError
 from papertrail.offline import offline_env
 from papertrail.settings import Settings
@@ -35,9 +35,11 @@ EXIT_STATUS = (
     f"1 a bug (rerun with {DEBUG_ENV}=1 for the traceback)."
 )
 CHECK_STATUS = (
-    "Exit status: 0 when every file passed; 1 when any file crashed, timed out, took over "
-    "60 s or 1.5 GB, or was indexed into nothing (each is listed as FAIL); 2 when the "
-    "folder is missing or holds no PDFs. A file refused with a clear message passes."
+    "Exit status: 0 when every file passed; 1 when any file crashed, timed out, took longer "
+    "than its time limit or over 1.5 GB, or was indexed into nothing (each is listed as "
+    "FAIL); 2 when the folder is missing or holds no PDFs. A file refused with a clear "
+    "message passes. A file's time limit is --timeout plus 0.6 s a page plus 30 s a page "
+    "that looks scanned (OCR)."
 )
 
 
@@ -49,8 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--env-file",
-        default=".env",
-        help="file of VAR=value lines read under the environment (default: .env)",
+        help="file of VAR=value lines read under the environment (default: .env, if present)",
     )
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -137,7 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--json", type=Path, dest="json_out", help="also write one result per file to this file"
     )
-    c.add_argument("--timeout", type=float, default=60.0, help="seconds per file")
+    c.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        help="base seconds per file; the limit grows with its pages (default: 60)",
+    )
 
     b = sub.add_parser("bench", help="print ingest and query timings for a PDF")
     b.add_argument("pdf", type=Path, help="the PDF whose ingest is timed")
@@ -179,8 +185,9 @@ def main(argv: list[str] | None = None, *, pipeline=None) -> int:
         return 0
     env: Mapping[str, str] = os.environ  # until .env is read
     try:
-        env = environment(dotenv_path=args.env_file)
+        env = environment(dotenv_path=dotenv_file(args.env_file))
         settings = Settings.from_env(env)
+        check_args(args)  # before any model loads or any PDF is read
         return _dispatch(args, settings, pipeline)
     except PaperTrailError as e:
         print(f"papertrail: {e.message}", file=sys.stderr)
@@ -198,6 +205,31 @@ def main(argv: list[str] | None = None, *, pipeline=None) -> int:
             file=sys.stderr,
         )
         return EXIT_BUG
+
+
+def check_args(args) -> None:
+    """Refuse a command line that cannot work, in milliseconds: unreadable PDFs, an
+    empty question, counts below one."""
+    paths = [args.pdf] if args.command == "ask" else []
+    paths += list(getattr(args, "pdfs", None) or []) if args.command == "ingest" else []
+    for path in paths:
+        if not path.is_file():
+            what = "a folder, not a PDF" if path.is_dir() else "no such file"
+            raise PaperTrailError(f"Cannot read {path}: {what}.", code="io")
+        if not os.access(path, os.R_OK):
+            raise PaperTrailError(f"Cannot read {path}: permission denied.", code="io")
+    if args.command == "ask" and not " ".join(args.question).strip():
+        raise PaperTrailError("Ask a question about your PDF: the question is empty.", code="usage")
+    if args.command == "check" and not args.folder.is_dir():
+        raise PaperTrailError(f"{args.folder} is not a folder.", code="io")
+    for name in ("limit", "queries", "repeat", "copies", "chunk_size"):
+        value = getattr(args, name, None)
+        if value is not None and value < 1:
+            option = "--" + name.replace("_", "-")
+            raise PaperTrailError(f"{option} must be at least 1 (got {value}).", code="usage")
+    timeout = getattr(args, "timeout", None)
+    if timeout is not None and timeout <= 0:
+        raise PaperTrailError(f"--timeout must be more than 0 s (got {timeout:g}).", code="usage")
 
 
 def _dispatch(args, settings: Settings, pipeline=None) -> int:

@@ -16,6 +16,7 @@ torch). It leaves out GPUs, query/passage prompts and any remote embedding API.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
@@ -50,6 +51,16 @@ _load_lock = threading.Lock()  # one load at a time: loads are slow and memory-h
 _tokenize_lock = threading.Lock()  # a shared fast tokenizer can raise "Already borrowed"
 _pools: dict[str, ThreadPoolExecutor] = {}  # "bulk" (documents), "quick" (questions)
 _pool_lock = threading.Lock()
+EXIT_WAIT = 120.0  # seconds an exiting process waits for a model load in flight
+
+
+@atexit.register
+def _finish_loading() -> None:
+    """Let a model load in flight (a ``Warmup`` thread) end before the interpreter does:
+    exiting mid-load aborts the process from C++ (exit 134), e.g. after ``papertrail
+    ingest`` of bytes already embedded elsewhere, which never needed the model."""
+    if _load_lock.acquire(timeout=EXIT_WAIT):
+        _load_lock.release()
 
 
 class SentenceTransformerEmbedder:

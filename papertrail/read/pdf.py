@@ -73,6 +73,7 @@ def read_pdf(
         pages: list[tuple[int, list[TextBlock]]] = []
         empty: list[int] = []  # no usable text, but ink that OCR could read
         blank: list[int] = []  # no usable text and nothing OCR could read either
+        short: list[tuple[int, list[TextBlock]]] = []  # a few words only ("Issue 6010")
         broken: list[int] = []
         for i in range(total):
             try:
@@ -87,8 +88,12 @@ def read_pdf(
                 empty.append(i + 1)
             else:
                 blank.append(i + 1)
+                if any(c.isalpha() for tb in found for ln in tb.lines for c in ln.text):
+                    short.append((i + 1, found))
             if progress:
                 progress(i + 1, total)
+        if not pages and short and not empty:
+            pages = short  # a few real words are the document: index them, not refuse it
         body = body_size(tb for _, page in pages for tb in page)
         blocks = [to_block(tb, pno, body) for pno, page in pages for tb in page]
         ocred: list[int] = []
@@ -107,15 +112,9 @@ def read_pdf(
             blocks.sort(key=lambda b: b.page)  # stable: keeps each page's order
         repaired = bool(doc.is_repaired)
     unread = [p for p in empty if p not in ocred]
-    no_text = tuple(sorted(unread + blank))
+    no_text = tuple(sorted(set(unread + blank) - {p for p, _ in pages}))
     if not blocks:
-        how = " even after OCR" if ocr is not None else ""
-        raise PaperTrailError(
-            f"This PDF has no text I can search{how}: it looks scanned (its pages are images) "
-            "or its text layer is unreadable. Upload a PDF with selectable text, "
-            "or run it through OCR first.",
-            code="no_text",
-        )
+        raise PaperTrailError(_no_text(bool(empty), ocr is not None), code="no_text")
     return ParsedPdf(
         pages=total,
         blocks=tuple(blocks),
@@ -126,6 +125,25 @@ def read_pdf(
     )
 
 
+def _no_text(scanned: bool, ocr_tried: bool) -> str:
+    """Why a PDF gave no text, and the fix that can still help."""
+    if scanned and ocr_tried:
+        return (
+            "This PDF has no text I can search, even after OCR: its pages look like images "
+            "with no legible text. Upload a PDF with selectable text, or a sharper scan."
+        )
+    if scanned:
+        return (
+            "This PDF has no text I can search: it looks scanned (its pages are images) and "
+            "OCR is not available here. Upload a PDF with selectable text, or run it "
+            "through OCR first."
+        )
+    return (
+        "This PDF has no text I can search: its pages are blank, or their text layer "
+        "cannot be read. Upload a PDF with selectable text."
+    )
+
+
 def check_bytes(data: bytes, settings: Settings) -> None:
     """Refuse empty, non-PDF and oversized input before parsing anything."""
     if not data:
@@ -133,11 +151,9 @@ def check_bytes(data: bytes, settings: Settings) -> None:
     if not has_pdf_signature(data):
         low = data[:SIGNATURE_WINDOW].lstrip().lower()
         if low.startswith((b"<!doctype html", b"<html", b"<?xml")) or b"<html" in low:
-            raise PaperTrailError(
-                "The file is a web page, not a PDF: the download probably hit a sign-in page "
-                "because I lack permission to read the file. Check that I can access it "
-                "(on Slack: the files:read scope and membership of the channel), then upload "
-                "the PDF again.",
+            raise PaperTrailError(  # the Slack adapter explains its own sign-in pages
+                "This file is a web page (HTML), not a PDF. Upload the PDF itself, not a saved "
+                "page or a link to one.",
                 code="not_pdf",
             )
         raise PaperTrailError(

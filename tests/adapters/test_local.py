@@ -169,7 +169,7 @@ def test_batch_mode_answers_with_a_verified_citation_and_a_png(tmp_path, restore
     pipeline = real_pipeline(tmp_path, "The warranty period is 24 months from delivery [1].")
     out = io.StringIO()
     code = main(
-        ["--env-file", str(tmp_path / "none.env"), "local", "--pdf", str(pdf)]
+        ["--env-file", os.devnull, "local", "--pdf", str(pdf)]
         + ["--ask", "How long is the warranty?", "--out", str(tmp_path / "png")],
         env={},
         pipeline=pipeline,
@@ -191,7 +191,7 @@ def test_batch_mode_exits_1_when_a_file_is_missing(tmp_path, restore_logging):
     pipeline = real_pipeline(tmp_path, "unused")
     out = io.StringIO()
     code = main(
-        ["--env-file", str(tmp_path / "none.env"), "local", "--pdf", str(tmp_path / "nope.pdf")]
+        ["--env-file", os.devnull, "local", "--pdf", str(tmp_path / "nope.pdf")]
         + ["--ask", "anything?"],
         env={},
         pipeline=pipeline,
@@ -215,7 +215,7 @@ def test_sigterm_shuts_down_cleanly(tmp_path, restore_logging, capsys):
     before = ClosingPaperTrail.closed
     previous = signal.getsignal(signal.SIGTERM)
     code = main(
-        ["--env-file", str(tmp_path / "none.env"), "local"],
+        ["--env-file", os.devnull, "local"],
         env={"PAPERTRAIL_LOG_LEVEL": "INFO"},
         pipeline=pipeline,
         stdin=SigtermOnRead("/list\nnot reached\n"),
@@ -257,7 +257,7 @@ def test_port_serves_healthz_while_running(tmp_path, restore_logging):
         port = s.getsockname()[1]
     stdin = ProbingStdin(port)
     code = main(
-        ["--env-file", str(tmp_path / "none.env"), "local", "--port", str(port)],
+        ["--env-file", os.devnull, "local", "--port", str(port)],
         env={},
         pipeline=real_pipeline(tmp_path, "unused"),
         stdin=stdin,

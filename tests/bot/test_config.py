@@ -234,16 +234,25 @@ def test_a_revoked_slack_token_is_one_line_and_exit_2(tmp_path, capsys):
     root = logging.getLogger()
     saved = (root.handlers[:], root.level, logging.getLogRecordFactory())
     hooks = (sys.excepthook, threading.excepthook)
+
+    class NotYet:
+        """A pipeline that must not even be warmed up before the token is checked."""
+
+        warmed = False
+
+        def warm_up(self) -> None:
+            NotYet.warmed = True
+
     try:
         with FakeSlack() as fake:  # answers invalid_auth to any other token
             code = main(
-                ["--env-file", str(tmp_path / "none.env"), "slack", "--port", "0"],
+                ["--env-file", os.devnull, "slack", "--port", "0"],
                 env={
                     "SLACK_BOT_TOKEN": "xoxb-revoked-0000000000-token",
                     "SLACK_SIGNING_SECRET": SIGNING,
                     "SLACK_API_URL": fake.api_url,
                 },
-                pipeline=object(),
+                pipeline=NotYet(),
             )
     finally:
         root.handlers[:] = saved[0]
@@ -259,3 +268,4 @@ def test_a_revoked_slack_token_is_one_line_and_exit_2(tmp_path, capsys):
         "workspace and copy the Bot User OAuth Token again."
     ]
     assert "Traceback" not in err and "xoxb-revoked-0000000000-token" not in err
+    assert not NotYet.warmed  # refused before the model started loading

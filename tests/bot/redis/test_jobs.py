@@ -98,3 +98,19 @@ def test_a_job_that_keeps_killing_workers_is_dropped(redis_client):
     wait(lambda: redis_client.xlen(last.stream) == 0)
     assert runner.payloads == []
     last.close()
+
+
+def test_a_job_put_with_take_runs_in_the_putting_worker_at_once(redis_client):
+    here = RedisJobs(redis_client, "t4", idle=5, capacity=4)
+    there = RedisJobs(redis_client, "t4", idle=5, capacity=4)
+    mine, theirs = Recorder(finish=False), Recorder()
+    here.start(mine)
+    there.start(theirs)
+    for n in range(3):
+        here.put({"n": n}, take=True)
+        assert [p["n"] for p in mine.payloads] == list(range(n + 1))  # before put returns
+    assert theirs.payloads == [] and mine.payloads[0]["deliveries"] == 1
+    pending = redis_client.xpending(here.stream, "workers")["pending"]
+    assert pending == 3  # still in the stream: another worker takes them over if this dies
+    for q in (here, there):
+        q.close()

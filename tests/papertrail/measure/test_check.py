@@ -141,3 +141,27 @@ def test_refuses_a_folder_without_pdfs(tmp_path):
 
     with pytest.raises(PaperTrailError, match="no .pdf files"):
         run_check(tmp_path, Settings(), command=lambda p, r: [])
+
+
+def test_the_time_limit_grows_with_pages_and_scanned_pages(tmp_path):
+    from papertrail.measure.check import PER_PAGE, PER_PICTURE_PAGE, time_limit
+    from tests import pdfs
+
+    text = tmp_path / "text.pdf"
+    text.write_bytes(pdfs.simple_pdf(["A page of ordinary text, long enough to count."] * 40))
+    scans = tmp_path / "scans.pdf"
+    scans.write_bytes(pdfs.image_only_pdf(3))
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 nothing else")
+    assert time_limit(text, 60) == pytest.approx(60 + 40 * PER_PAGE)
+    assert time_limit(scans, 60) == pytest.approx(60 + 3 * (PER_PAGE + PER_PICTURE_PAGE))
+    assert time_limit(broken, 60) == 60
+
+
+def test_a_slow_file_fails_against_its_own_limit():
+    long = FileResult("book.pdf", "indexed", "ok", pages=352, chunks=9, seconds=150, limit=272)
+    assert long.problems() == []
+    assert (
+        "its limit of 60 s"
+        in FileResult("a.pdf", "indexed", "ok", chunks=1, seconds=61).problems()[0]
+    )

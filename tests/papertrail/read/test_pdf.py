@@ -156,10 +156,11 @@ def test_not_a_pdf():
     assert err.code == "not_pdf" and "%PDF" in err.message
 
 
-def test_html_sign_in_page_is_explained():
+def test_html_is_named_without_any_platforms_advice():
     err = error(b"<!DOCTYPE html><html><head><title>Sign in</title></head></html>")
-    assert err.code == "not_pdf"
-    assert "sign-in" in err.message and "permission" in err.message
+    assert err.code == "not_pdf" and "web page (HTML)" in err.message
+    # Slack's sign-in pages are explained by the Slack adapter, with its scope
+    assert "files:read" not in err.message and "Slack" not in err.message
 
 
 def test_too_large_names_limit_value_and_variable():
@@ -189,6 +190,27 @@ def test_zero_pages():
 def test_scanned_pdf_has_no_text():
     err = error(pdfs.image_only_pdf(2))
     assert err.code == "no_text" and "scanned" in err.message
+
+
+def test_no_text_after_ocr_does_not_advise_ocr():
+    err = error(pdfs.image_only_pdf(1), ocr=FakeOcr([]))
+    assert err.code == "no_text" and "even after OCR" in err.message
+    assert "OCR first" not in err.message and "run it through OCR" not in err.message
+
+
+def test_a_blank_pdf_is_not_called_scanned():
+    err = error(pdfs.simple_pdf([""]))
+    assert err.code == "no_text" and "scanned" not in err.message
+
+
+@pytest.mark.parametrize("password", [None, "s3cret"])
+def test_a_pdf_whose_only_text_is_short_is_read_not_refused(password):
+    data = pdfs.simple_pdf(["Issue 6010"])  # below the has_text bar, but real words
+    if password:
+        doc = pymupdf.open("pdf", data)
+        data = doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw=password)
+    parsed = read(data, password=password)
+    assert page_text(parsed) == "Issue 6010" and parsed.no_text_pages == ()
 
 
 def test_encrypted_without_password_explains_the_fix():
@@ -350,3 +372,8 @@ def test_unmapped_glyphs_count_as_scanned():
 
     assert _unmapped("\x19") and _unmapped("\ufffd") and _unmapped("\ue000")
     assert not any(_unmapped(c) for c in "PIRACY \n\t❚ 247")
+
+
+def test_page_numbers_alone_are_not_a_document():
+    err = error(pdfs.simple_pdf(["3", "4"]))
+    assert err.code == "no_text"
