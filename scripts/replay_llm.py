@@ -36,7 +36,8 @@ sys.path.insert(0, str(ROOT))
 from papertrail.answer.budget import TokenBudget  # noqa: E402
 from papertrail.answer.extractive import ExtractiveGenerator  # noqa: E402
 from papertrail.answer.llm import GroqGenerator  # noqa: E402
-from papertrail.measure.evaluate import build, channel_of  # noqa: E402
+from papertrail.measure.channels import channel_of  # noqa: E402
+from papertrail.measure.evaluate import build  # noqa: E402
 from papertrail.offline import offline_env  # noqa: E402
 from papertrail.settings import Settings  # noqa: E402
 from papertrail.text.sentences import sentence_spans  # noqa: E402
