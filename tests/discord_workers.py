@@ -10,7 +10,6 @@ that failing tests print; ``kill`` is SIGKILL, as a crashed host.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -18,12 +17,13 @@ import urllib.request
 from pathlib import Path
 
 from tests.services import Service, free_port
+from tests.workers import WorkerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.fake.token-for-tests"
 
 
-class DiscordWorker:
+class DiscordWorker(WorkerProcess):
     """One ``python -m bot discord`` process."""
 
     def __init__(
@@ -85,19 +85,3 @@ class DiscordWorker:
                 pass
             time.sleep(0.2)
         raise AssertionError(f"worker {self.name} not ready:\n{self.log()}")
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-8000:]
-
-    def kill(self) -> None:
-        """SIGKILL: no cleanup, no ack, no journal update, as a crashed host."""
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(30)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.kill()

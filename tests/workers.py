@@ -48,7 +48,33 @@ def filing_pdf(pages: int = 120) -> bytes:
     return doc.tobytes()
 
 
-class SlackWorker:
+class WorkerProcess:
+    """What every bot process of the crash scenarios shares: its log, SIGKILL and stop.
+    Subclasses set ``name``, ``log_path`` and ``process``."""
+
+    name: str
+    log_path: Path
+    process: subprocess.Popen
+    LOG_TAIL = 8000  # characters of the log a failing test prints
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-self.LOG_TAIL :]
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup, no ack, no lease release, as a crashed host."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(30)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class SlackWorker(WorkerProcess):
     """One ``python -m bot slack`` process in multi-worker mode."""
 
     def __init__(self, name: str, folder: Path, fake, redis: Service, chroma: Service) -> None:
@@ -94,19 +120,3 @@ class SlackWorker:
             except OSError:
                 time.sleep(0.2)
         raise AssertionError(f"worker {self.name} not ready:\n{self.log()}")
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-6000:]
-
-    def kill(self) -> None:
-        """SIGKILL: no cleanup, no ack, no lease release, as a crashed host."""
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(30)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.kill()
