@@ -1,11 +1,10 @@
 """``papertrail eval DATA.jsonl...``: retrieval and answer quality on gold evidence pages.
 
-Each distinct ``doc`` (a PDF, or a folder whose PDFs share one channel) is
-indexed once into a cache that survives runs (``PAPERTRAIL_EVAL_DIR``,
-default ``eval-cache/``). Every question is retrieved at depth 10 and, in the
-answer modes, answered and verified. Records are appended to a progress file
-as they finish, so an interrupted run resumes where it stopped. Pure scoring
-(``summarise`` included) lives in ``metrics.py``; the baseline in ``baseline.py``.
+Each distinct ``doc`` (a PDF, or a folder whose PDFs share one channel) is indexed
+once, as the bots index it (OCR included), into a cache that survives runs
+(``PAPERTRAIL_EVAL_DIR``, default ``eval-cache/``). Every question is retrieved at depth
+10 and, in the answer modes, answered and verified; records go to a progress file as they
+finish, so an interrupted run resumes. Scoring is ``metrics.py``'s, the baseline ``baseline.py``'s.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from papertrail.measure.metrics import (
     summarise,
 )
 from papertrail.pipeline import PaperTrail
+from papertrail.read.ocr import get_ocr
 from papertrail.settings import Settings
 from papertrail.store.chroma import open_store
 
@@ -93,10 +93,9 @@ def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = N
         from papertrail.answer.llm import get_generator
 
         generator = get_generator(settings, fallback=extractive)
-    store, domains = open_store(settings), KNOWN
-    return PaperTrail(
-        settings, embedder=embedder, store=store, generator=generator, domains=domains
-    )
+    ocr = get_ocr() if settings.ocr else None  # as the bots read scans: measure what they do
+    store = open_store(settings)
+    return PaperTrail(settings, embedder=embedder, store=store, generator=generator, ocr=ocr)
 
 
 def relevant(item: Item, doc_name: str, page: int) -> bool:

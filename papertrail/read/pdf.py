@@ -23,6 +23,7 @@ import pymupdf
 from papertrail.errors import PaperTrailError
 from papertrail.read.layout import TextBlock, TextLine
 from papertrail.read.pagetext import body_size, clean_text, has_text, page_layout, to_block
+from papertrail.read.scans import looks_scanned, stamped_scan
 from papertrail.read.uploads import SIGNATURE_WINDOW, check_size, has_pdf_signature
 from papertrail.settings import Settings
 from papertrail.types import Block, Rect
@@ -31,8 +32,6 @@ log = logging.getLogger(__name__)
 
 OCR_DPI = 200  # enough for OCR of 9-pt print, ~1700x2200 px for a letter page
 MAX_OCR_PIXELS = 4000  # long side of the rendered page, in pixels
-MIN_IMAGE_COVER = 0.1  # share of a page that pictures must cover for it to look scanned
-MIN_OUTLINE_PATHS = 100  # vector paths on a page without text that look like outlined type
 
 
 class OcrEngine(Protocol):
@@ -75,6 +74,7 @@ def read_pdf(
         blank: list[int] = []  # no usable text and nothing OCR could read either
         short: list[tuple[int, list[TextBlock]]] = []  # a few words only ("Issue 6010")
         broken: list[int] = []
+        stamped: list[int] = []  # a scan under a line of text: OCR adds the picture's text
         for i in range(total):
             try:
                 found = page_layout(doc[i])
@@ -82,8 +82,11 @@ def read_pdf(
                 log.warning("page %d of a PDF could not be read", i + 1, exc_info=True)
                 found = []
                 broken.append(i + 1)
-            if has_text(" ".join(ln.text for tb in found for ln in tb.lines)):
+            text = " ".join(ln.text for tb in found for ln in tb.lines)
+            if has_text(text):
                 pages.append((i + 1, found))
+                if stamped_scan(doc[i], text):
+                    stamped.append(i + 1)
             elif i + 1 in broken or looks_scanned(doc[i]):
                 empty.append(i + 1)
             else:
@@ -97,11 +100,11 @@ def read_pdf(
         body = body_size(tb for _, page in pages for tb in page)
         blocks = [to_block(tb, pno, body) for pno, page in pages for tb in page]
         ocred: list[int] = []
-        if ocr is not None and empty:
+        if ocr is not None and (empty or stamped):
             # OCR takes seconds a page: spend at most half the indexing time limit on it
             # and leave the rest of the pages listed as without text.
             deadline = time.monotonic() + settings.max_index_seconds / 2
-            for pno in empty:
+            for pno in sorted(empty + stamped):
                 if time.monotonic() > deadline:
                     log.info("OCR time budget spent; %d pages left without text", len(empty))
                     break
@@ -241,34 +244,6 @@ def _ocr_page(page: pymupdf.Page, pno: int, engine: OcrEngine) -> list[Block]:
     # page's frame would scramble a scan that is turned on its side.
     blocks = [to_block(tb, pno, 0.0, ocr=True) for tb in todo]
     return blocks if has_text(" ".join(b.text for b in blocks)) else []
-
-
-def looks_scanned(page: pymupdf.Page) -> bool:
-    """True when a page without usable text still holds something OCR could read.
-
-    That is pictures over a tenth of the page, glyphs the text layer cannot map
-    to characters (control codes, U+FFFD, private use: Type3 fonts without a
-    Unicode map) or many vector paths (type converted to outlines). A page with
-    only a title, a page number or rules has none of these: OCR would spend
-    about a second on it for nothing, and calling it "scanned" would be wrong.
-    """
-    area = abs(page.rect) or 1.0
-    try:
-        covered = sum(abs(pymupdf.Rect(im["bbox"]) & page.rect) for im in page.get_image_info())
-        if covered / area >= MIN_IMAGE_COVER:
-            return True
-        raw = page.get_text()
-        if any(_unmapped(c) for c in raw):
-            return True
-        return len(page.get_drawings()) >= MIN_OUTLINE_PATHS
-    except Exception:  # when in doubt, let OCR have a look
-        log.debug("could not inspect page %d", page.number + 1, exc_info=True)
-        return True
-
-
-def _unmapped(c: str) -> bool:
-    cat = unicodedata.category(c)
-    return c == "\ufffd" or cat == "Co" or (cat == "Cc" and not c.isspace())
 
 
 def _warnings(repaired: bool, broken: list[int], no_text: list[int], ocred: list[int]):

@@ -77,6 +77,39 @@ def test_reads_words_and_boxes_of_a_scan(turn):
             assert box.height > box.width  # the line runs down the page image
 
 
+def stamped(pdf: bytes, stamp: str) -> bytes:
+    """``pdf`` with a line of real text over its first page, as an e-filing system stamps."""
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        doc[0].insert_text((20, 14), stamp, fontsize=7)
+        return doc.tobytes()
+
+
+@pytest.mark.model
+def test_a_scan_stamped_with_a_line_of_text_is_read_by_ocr_too():
+    from papertrail.read.pdf import read_pdf
+    from papertrail.settings import Settings
+
+    stamp = "Case 4:21-cv-00077 Document 12 Filed 03/02/21 Page 3 of 9"
+    parsed = read_pdf(stamped(scan(0), stamp), Settings(), ocr=get_ocr())
+    assert parsed.ocr_pages == (1,)
+    text = " ".join(b.text for b in parsed.blocks)
+    assert "Case 4:21-cv-00077" in text  # the stamp is kept
+    assert "Invoices" in text and "thirty" in text  # and the page's own words are read
+
+
+@pytest.mark.model
+def test_a_page_of_text_beside_a_picture_is_not_sent_to_ocr():
+    from papertrail.read.pdf import read_pdf
+    from papertrail.settings import Settings
+
+    with pymupdf.open(stream=scan(0), filetype="pdf") as doc:
+        words = "The warranty covers parts and labour for two years from delivery. " * 6
+        doc[0].insert_textbox(doc[0].rect + (20, 20, -20, -20), words, fontsize=9)
+        pdf = doc.tobytes()
+    parsed = read_pdf(pdf, Settings(), ocr=get_ocr())
+    assert parsed.ocr_pages == ()  # a text page with an illustration keeps its own text
+
+
 @pytest.mark.model
 def test_read_pdf_uses_the_engine_for_pages_without_text():
     from papertrail.read.pdf import read_pdf

@@ -368,7 +368,7 @@ def test_outlined_type_is_handed_to_ocr():
 
 
 def test_unmapped_glyphs_count_as_scanned():
-    from papertrail.read.pdf import _unmapped
+    from papertrail.read.scans import _unmapped
 
     assert _unmapped("\x19") and _unmapped("\ufffd") and _unmapped("\ue000")
     assert not any(_unmapped(c) for c in "PIRACY \n\t❚ 247")
