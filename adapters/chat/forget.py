@@ -61,7 +61,7 @@ def forget_command(service: Library, mention: Asker, target: str) -> Reply:
         shares = service.shares.of_channel(channel)
         service.shares.remove([s.file for s in shares], channel)
         gone = service.pipeline.forget(channel, None)
-        service.forgotten.bury(channel, shares, _ids(gone))
+        service.forgotten.bury(channel, shares, ids_of(gone))
         names = ", ".join(d.name for d in gone) or "nothing: the library was empty"
         return Reply(kind="forget", text=f"Forgot {names}.", documents=tuple(gone))
     chosen = _chosen(service, mention, target)
@@ -72,10 +72,11 @@ def forget_command(service: Library, mention: Asker, target: str) -> Reply:
     gone = service.intake.forget(channel, removed)
     for doc in unshared:  # indexed without a share on record (e.g. the console)
         gone += service.pipeline.forget(channel, doc.doc_id)
-    service.forgotten.bury(channel, removed, _ids(gone))
+    gone_ids = ids_of(gone)
+    service.forgotten.bury(channel, removed, gone_ids)
     names = ", ".join(dict.fromkeys([s.name for s in removed] + [d.name for d in unshared]))
     text = f"Forgot {names}."
-    kept = [s.name for s in removed if s.doc_id not in _ids(gone)]
+    kept = [s.name for s in removed if s.doc_id not in gone_ids]
     if kept:
         text += (
             " The same file is still shared here in another post, so I keep answering "
@@ -126,7 +127,7 @@ def _is_admin(mention: Asker) -> bool:
     return mention.admin is not None and bool(mention.admin())
 
 
-def _ids(docs: Sequence[Document]) -> set[str]:
+def ids_of(docs: Sequence[Document]) -> set[str]:
     return {d.doc_id for d in docs}
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from adapters.chat.conversations import Threads, Turn
-from adapters.chat.forget import forget_command
+from adapters.chat.forget import forget_command, ids_of
 from adapters.chat.forgotten import Forgotten, StoredForgotten
 from adapters.chat.intake import Attachment, Intake, Progress
 from adapters.chat.library import ShareRegistry, Shares
@@ -137,7 +137,7 @@ class ChatService:
         for ch in dict.fromkeys(s.channel for s in gone):
             with self._channel_lock(ch):
                 docs = self.intake.forget(ch, gone)
-                self.forgotten.bury(ch, [s for s in gone if s.channel == ch], _ids(docs))
+                self.forgotten.bury(ch, [s for s in gone if s.channel == ch], ids_of(docs))
                 removed += docs
         return removed
 
@@ -272,10 +272,3 @@ class ChatService:
 
     def _forget(self, mention: Mention, target: str) -> Reply:
         return forget_command(self, mention, target)
-
-    def _docs(self, channel: str, doc_ids: list[str]) -> list[Document]:
-        return [d for d in self.pipeline.documents(channel) if d.doc_id in doc_ids]
-
-
-def _ids(docs: Sequence[Document]) -> set[str]:
-    return {d.doc_id for d in docs}
