@@ -16,7 +16,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from papertrail.types import Chunk, Document, Draft, Hit
+from papertrail.types import Chunk, Document, Draft, Hit, Metric
 
 
 class Embedder(Protocol):
@@ -118,6 +118,11 @@ class Domain(Protocol):
 
     def section_rows(self, chunks: Sequence[Chunk]) -> dict[str, list[int]]:
         """Per kind of section, the positions in ``chunks`` of the chunks on its pages."""
+        ...
+
+    def metric(self, question: str) -> Metric | None:
+        """The figure ``question`` asks to work out from table rows (a ratio, a growth, a
+        line item in a unit), with the rows it needs, or None."""
         ...
 
 

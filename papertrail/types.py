@@ -137,12 +137,61 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class Term:
+    """One figure a worked-out answer needs: a table row in one period."""
+
+    name: str  # what it is, for people: "revenue"
+    # regular expressions a row label must match whole, lower-cased with punctuation
+    # dropped ("property and equipment net"), most specific first
+    labels: tuple[str, ...]
+    year: int  # the period's column: fiscal year as the table heads it
+    section: str = ""  # the kind of section its table is in (a ``Domain``'s kinds), "" any
+    outflow: bool = False  # money paid out, printed in brackets: its size is what counts
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A figure worked out from table rows, as a domain reads a question to ask for it."""
+
+    name: str  # for people: "fixed asset turnover ratio for FY2019"
+    formula: str  # arithmetic over ``terms``: "{0} / (({1} + {2}) / 2)" (``text.formula``)
+    terms: tuple[Term, ...]  # what each placeholder stands for
+    decimals: int = 2  # digits after the point in the stated result
+    percent: bool = False  # stated as a percentage (the formula gives a fraction)
+    money: bool = False  # an amount in the table's currency and unit
+    scale: str = ""  # "million" or "billion" when the question asks for money in that unit
+
+
+@dataclass(frozen=True)
+class Operand:
+    """A term as found: the row, the cell and the excerpt that states it."""
+
+    term: Term
+    hit: int  # 1-based index of the excerpt in the answer's hits
+    label: str  # the row label as printed
+    cell: str  # the cell as printed: "6,489", "(1,600)"
+    value: float  # the cell's value in the table's unit
+    claim: str  # the sentence the excerpt must state: "Net revenues in 2019 were $6,489 million"
+
+
+@dataclass(frozen=True)
+class Calculation:
+    """A worked-out answer: the verifier re-reads every operand and redoes the arithmetic."""
+
+    metric: Metric
+    operands: tuple[Operand, ...]  # one per placeholder of ``metric.formula``
+    result: str  # the result as stated in ``Draft.text``: "24.26", "30.8%", "$4,625 million"
+    unit: str = ""  # the tables' unit: "million" when they say "(in millions)"
+
+
+@dataclass(frozen=True)
 class Draft:
     """What a generator wrote: text with ``[n]`` markers that index ``hits`` from 1."""
 
     text: str
     mode: str  # "extractive" or the model name
     notes: tuple[str, ...] = ()  # user-facing remarks, e.g. a fallback to extractive
+    calculation: Calculation | None = None  # when ``text`` is one worked-out figure
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,14 @@ and figures, by embedding cosine when an embedder is given, and by the
 excerpt's rank, and quotes the best few that do not repeat each other, one per
 line, each with the ``[n]`` of its excerpt: the best excerpt's sentences first,
 each excerpt's in reading order. A question that asks two things ("which
-hardware ..., and how long ...?") gets the best sentence for each. When nothing
+hardware ..., and how long ...?") gets the best sentence for each. When a domain
+reads the question to ask for a figure worked out from table rows (a ratio, a
+growth, a line item in a unit), it states that figure (``compute``) and leaves
+the check of each row and of the arithmetic to the verifier. When nothing
 answers it returns the refusal sentence, with the closest passages as notes
 (passages to read, not an answer). It never paraphrases prose, so its
-citations pass verification by construction; it does not compute, compare or
-summarise, and it leaves the "extractive" label to the caller.
+citations pass verification by construction; apart from a domain's metrics it does
+not compute, compare or summarise, and it leaves the "extractive" label to the caller.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from papertrail.answer.compute import calculate, sentence, working
 from papertrail.answer.quotable import quotable
 from papertrail.answer.tables import asks_computed, figure_answer
 from papertrail.protocols import Embedder
@@ -34,7 +38,7 @@ from papertrail.settings import REFUSAL
 from papertrail.text.coverage import coverage
 from papertrail.text.figures import claim_figures, excerpt_numbers
 from papertrail.text.words import content_words, rarity, stem
-from papertrail.types import Draft, Hit
+from papertrail.types import Calculation, Draft, Hit
 
 MIN_RELEVANCE = 0.3  # best sentence must reach this (0..1) or the answer is a refusal
 KEEP_RATIO = 0.7  # further sentences must score this share of the best one
@@ -93,7 +97,18 @@ class ExtractiveGenerator:
         self.domains = tuple(domains)  # ``protocols.Domain``s whose wording tables may use
 
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
-        if not _EXPLAIN.match(question) and (figure := figure_answer(question, hits, self.domains)):
+        if _EXPLAIN.match(question):
+            figure, calc = None, None
+        else:
+            figure = figure_answer(question, hits, self.domains)
+            calc = self.calculation(question, hits)
+        # a figure the document prints under the metric's own name beats working it out
+        if calc and not (
+            figure and figure[0].lower().startswith(calc.metric.name.split(" ", 1)[1])
+        ):
+            notes = (working(calc),) if len(calc.operands) > 1 else ()  # a lookup needs none
+            return Draft(sentence(calc), self.mode, notes=notes, calculation=calc)
+        if figure:
             return Draft(text=_cite(*figure), mode=self.mode)
         chosen = self.select(question, hits)
         parts = _parts(question)
@@ -109,6 +124,15 @@ class ExtractiveGenerator:
             return Draft(text=REFUSAL, mode=self.mode, notes=closest_passages(hits))
         lines = [_cite(c.text, c.hit) for c in chosen]
         return Draft(text="\n".join(lines), mode=self.mode)
+
+    def calculation(self, question: str, hits: Sequence[Hit]) -> Calculation | None:
+        """The figure a domain reads ``question`` to ask, worked out from the excerpts' rows."""
+        for domain in self.domains:
+            if (metric := domain.metric(question)) and (
+                calc := calculate(metric, hits, self.domains)
+            ):
+                return calc
+        return None
 
     def select(self, question: str, hits: Sequence[Hit]) -> list[_Candidate]:
         """The sentences to quote, best first; empty when none is relevant enough."""

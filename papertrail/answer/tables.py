@@ -36,6 +36,12 @@ _COMPUTED = re.compile(
     r"|%|\bpercent|\s[+/]\s",
     re.I,
 )
+DATE_WORDS = 4  # words of a date before its year: "As of December 31,"
+_DATE_WORD = re.compile(
+    r"^(?:at|as|of|ended|end|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+    r"|[0-3]?\d,?)$",
+    re.I,
+)
 _SCALE = re.compile(r"\bin (thousands|millions|billions)\b", re.I)
 _UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 
@@ -59,10 +65,10 @@ def table_rows(text: str, years: tuple[str, ...] = ()) -> tuple[list[Row], tuple
     money = False
     i = 0
     while i < len(words):
-        run = _years_at(words, i)
+        run, end = _years_at(words, i)
         if len(run) >= 2:  # a heading row: these years name the columns from here on
             years, label, money = tuple(run), [], False
-            i += len(run)
+            i = end
             continue
         cells, dollar, j = _cells_at(words, i)
         if cells and label and years and len(cells) == len(years):
@@ -115,9 +121,31 @@ def figure_answer(
     wanted = {w: 0.5 for w in _weights(expanded)} | dict.fromkeys(_weights(asked), 1.0)
     wanted |= {w: NAME_WEIGHT for w in names if w in wanted}
     best: tuple[float, str, int] | None = None
+    for k, row, unit in rows_in(hits):
+        if k >= MAX_HITS:
+            continue
+        label, share = _best_label(row.label, wanted)
+        col = _column(row, years_asked)
+        if share < MIN_LABEL_SHARE or col is None:
+            continue
+        # a fuller label match wins, then a longer label (more specific), then rank
+        key = share + 0.01 * len(content_words(label)) - 0.001 * k
+        if best is None or key > best[0]:
+            best = (key, say(Row(label, row.values, row.years, row.money), col, unit), k + 1)
+    return (best[1], best[2]) if best else None
+
+
+def rows_in(hits: Sequence[Hit]) -> list[tuple[int, Row, str]]:
+    """(0-based hit, row, unit) for every table row of ``hits``.
+
+    Excerpts are read in document order, so the column headings, the unit ("in
+    millions") and the currency of a statement carry into its next excerpt on
+    the same page; a row is marked as money when its table shows a "$".
+    """
+    out = []
     carried: dict[tuple[str, int], tuple[tuple[str, ...], str, bool]] = {}
     order = sorted(range(len(hits)), key=lambda k: (hits[k].chunk.doc_id, hits[k].chunk.index))
-    for k in order:  # in document order, so headings and units carry into the next excerpt
+    for k in order:
         chunk = hits[k].chunk
         years, unit, money = carried.get((chunk.doc_id, chunk.page), ((), "", False))
         # a page number run on after the last row would read as one more cell
@@ -125,27 +153,25 @@ def figure_answer(
         unit = _unit(chunk.text, chunk.section) or unit
         money = money or "$" in chunk.text  # a statement shows "$" on its first and total rows
         carried[(chunk.doc_id, chunk.page)] = (years, unit, money)
-        if k >= MAX_HITS:
-            continue
-        for row in rows:
-            label, share = _best_label(row.label, wanted)
-            col = _column(row, years_asked)
-            if share < MIN_LABEL_SHARE or col is None:
-                continue
-            # a fuller label match wins, then a longer label (more specific), then rank
-            key = share + 0.01 * len(content_words(label)) - 0.001 * k
-            if best is None or key > best[0]:
-                row = Row(label, row.values, row.years, row.money or money)
-                best = (key, _say(row, col, unit), k + 1)
-    return (best[1], best[2]) if best else None
+        out += [(k, Row(r.label, r.values, r.years, r.money or money), unit) for r in rows]
+    return out
 
 
-def _years_at(words: list[str], i: int) -> list[str]:
-    run = []
-    while i < len(words) and (m := _YEAR.match(words[i].rstrip(",:"))):
+def _years_at(words: list[str], i: int) -> tuple[list[str], int]:
+    """The column headings starting at ``words[i]`` and where they end: years side by side
+    ("2019 2018"), or dates that each end in a year ("At December 31, 2019 At December 31,
+    2018")."""
+    run, j = [], i
+    while j < len(words):
+        k = j
+        while k < len(words) and k - j < DATE_WORDS and _DATE_WORD.match(words[k]):
+            k += 1  # "At", "December", "31," before the year
+        m = _YEAR.match(words[k].rstrip(",:")) if k < len(words) else None
+        if not m:
+            break
         run.append(m.group(1))
-        i += 1
-    return run
+        j = k + 1
+    return run, j
 
 
 def _cells_at(words: list[str], i: int) -> tuple[list[str], bool, int]:
@@ -199,7 +225,8 @@ def _unit(text: str, section: str) -> str:
     return _UNIT_WORD[m.group(1).lower()] if m else ""
 
 
-def _say(row: Row, col: int, unit: str) -> str:
+def say(row: Row, col: int, unit: str) -> str:
+    """Column ``col`` as a sentence: "Total net sales in 2017 were $177,866 million"."""
     value = row.values[col]
     negative = value.startswith("(") and value.endswith(")")
     value = value.strip("()")

@@ -31,11 +31,13 @@ from papertrail.settings import Settings
 from papertrail.store.blobs import Blobs, ChromaBlobs
 from papertrail.store.chroma import open_store
 from papertrail.store.pdf_files import PdfFiles
-from papertrail.types import Answer, Citation, Document, Snippet
+from papertrail.types import Answer, Citation, Document, Hit, Snippet
+from papertrail.verify.computed import verify_calculation
 from papertrail.verify.verify import verify_answer
 
 __all__ = ["IngestResult", "PaperTrail", "Progress"]
 log = logging.getLogger(__name__)
+SECTION_HITS = 60  # excerpts added for a worked-out figure (``PaperTrail._rows_for``)
 
 
 class PaperTrail(Indexing):
@@ -63,6 +65,7 @@ class PaperTrail(Indexing):
         self.generator = generator or ExtractiveGenerator(embedder, domains=domains)
         self.ocr = ocr
         self.retriever = Retriever(store, embedder, domains=domains)  # ``domains``: their rules
+        self.domains = tuple(domains)
         self.files = PdfFiles(Path(settings.data_dir) / "files", shared=blobs)
         self.embed_batch = EMBED_BATCH
         self.leases = leases  # multi-worker mode (bot/wiring.py): one worker indexes a file
@@ -164,11 +167,17 @@ class PaperTrail(Indexing):
             mode=mode,
             documents=list(docs.values()),
         )
+        hits += self._rows_for(channel, question, hits, list(docs.values()))
         draft = self.generator.generate(question, hits)
         # a model's figure must be stated for what was asked; offline answers are quotes
         # the answerer chose for the question, judged as quotes
         asked = question if draft.mode != "extractive" else ""
-        checked = verify_answer(draft.text, hits, embedder=self.embedder, question=asked)
+        if draft.calculation is not None:  # every operand re-read, the arithmetic redone
+            checked = verify_calculation(
+                draft.text, draft.calculation, hits, embedder=self.embedder
+            )
+        else:
+            checked = verify_answer(draft.text, hits, embedder=self.embedder, question=asked)
         snippets = ()
         if render and checked.citations:
             snippets = tuple(self.render(channel, checked.citations))
@@ -185,6 +194,37 @@ class PaperTrail(Indexing):
             notes=draft.notes,
             unsupported=checked.unsupported,
         )
+
+    def _rows_for(
+        self, channel: str, question: str, hits: list[Hit], documents: list[Document]
+    ) -> list[Hit]:
+        """More excerpts of the best document when a domain reads ``question`` to ask for a
+        figure worked out from rows: the rest of the pages found, and every chunk of the
+        sections its terms are read from (a ratio needs rows of two statements that one
+        search rarely brings together, and a table's headings may open its page).
+
+        They come after the ranked excerpts, so the answer's citations can point at
+        them; at most ``SECTION_HITS``. Only the domains of the channel's documents
+        are asked.
+        """
+        names = {d.identity.domain for d in documents if d.identity}
+        metrics = [m for d in self.domains if d.name in names and (m := d.metric(question))]
+        if not hits or not metrics:
+            return []
+        seen = {(h.chunk.doc_id, h.chunk.index) for h in hits}
+        doc_id = hits[0].chunk.doc_id
+        # the rest of each page the search found in that document (a table's headings
+        # and its other rows), then the pages of the sections the terms are read from
+        pages = {h.chunk.page for h in hits if h.chunk.doc_id == doc_id}
+        found = self.retriever.page_chunks(channel, doc_id, pages, documents)
+        for kind in dict.fromkeys(t.section for t in metrics[0].terms if t.section):
+            found += self.retriever.section_chunks(channel, doc_id, kind, documents)
+        extra: list[Hit] = []
+        for chunk in found:
+            if (chunk.doc_id, chunk.index) not in seen and len(extra) < SECTION_HITS:
+                seen.add((chunk.doc_id, chunk.index))
+                extra.append(Hit(chunk, score=0.0))
+        return extra
 
     def documents(self, channel: str) -> list[Document]:
         return self.store.documents(channel)

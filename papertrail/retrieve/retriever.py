@@ -189,6 +189,21 @@ class Retriever:
         names = {i.domain for i in index.identities}
         return [d for d in self.domains if d.name in names]
 
+    def section_chunks(
+        self, channel: str, doc_id: str, kind: str, documents: Sequence[Document]
+    ) -> list[Chunk]:
+        """The chunks of ``doc_id`` on the pages its domain says hold a section of ``kind``
+        (a financial statement, say), in reading order; empty when it has none."""
+        index = self._index(channel, list(documents))
+        return [index.chunks[row] for row in index.statements.get((kind, doc_id), ())]
+
+    def page_chunks(
+        self, channel: str, doc_id: str, pages: set[int], documents: Sequence[Document]
+    ) -> list[Chunk]:
+        """Every chunk of ``doc_id`` on ``pages``, in reading order."""
+        index = self._index(channel, list(documents))
+        return [c for c in index.chunks if c.doc_id == doc_id and c.page in pages]
+
     def warm(self, channel: str) -> None:
         """Build the channel's BM25 index now (e.g. after an upload), not on the next question."""
         self._index(channel, self.store.documents(channel))

@@ -87,7 +87,7 @@ def _strength(j: Judgement) -> float:
     return scores.get("coverage", 0.0) + scores.get("similarity", 0.0)
 
 
-def _cite(n: int, target: int, sentence: str, hits: Sequence[Hit], v: Judgement, reason: str):
+def cite(n: int, target: int, sentence: str, hits: Sequence[Hit], v: Judgement, reason: str):
     """The kept citation of ``sentence`` to excerpt ``target``, with its evidence."""
     chunk = hits[target - 1].chunk
     evidence = None
@@ -162,7 +162,7 @@ def verify_answer(
     def show(target: int, sentence: str, v: Judgement, reason: str) -> int:
         if target not in numbers:
             numbers[target] = len(numbers) + 1
-            kept.append(_cite(numbers[target], target, sentence, hits, v, reason))
+            kept.append(cite(numbers[target], target, sentence, hits, v, reason))
         return numbers[target]
 
     events = [(g.start, 0, i) for i, g in enumerate(groups)]

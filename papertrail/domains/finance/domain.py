@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from papertrail.domains.finance import terms
-from papertrail.types import Chunk
+from papertrail.domains.finance import metrics, terms
+from papertrail.types import Chunk, Metric
 
 TITLE_CHARS = 600  # a cover page says what the document is within its first lines
 
@@ -132,3 +132,6 @@ class Finance:
 
     def section_rows(self, chunks: Sequence[Chunk]) -> dict[str, list[int]]:
         return terms.statement_rows(chunks)
+
+    def metric(self, question: str) -> Metric | None:
+        return metrics.metric(question)
