@@ -257,3 +257,4 @@ class Answer:
     snippets: tuple[Snippet, ...] = ()
     notes: tuple[str, ...] = ()
     unsupported: tuple[Unsupported, ...] = ()  # claims no excerpt states
+    calculation: Calculation | None = None  # the worked-out figure ``text`` states, if any

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from papertrail.text.formula import working
 from papertrail.text.names import image_name, safe_filename
 from papertrail.types import Answer, Citation, Document, Snippet
 from papertrail.verify.evidence import shown
@@ -129,12 +130,18 @@ def answer_reply(answer: Answer, *, extra_warnings: Sequence[str] = ()) -> Reply
     sources = tuple(_source(c, snippets.get(c.n), answer) for c in answer.citations if c.chunk)
     return Reply(
         kind="answer",
-        text=marked(answer),
+        text=_with_working(marked(answer), answer),
         sources=sources,
         warnings=tuple(warnings),
         footer=footer(answer),
         answer=answer,
     )
+
+
+def _with_working(text: str, answer: Answer) -> str:
+    """A worked-out answer's text with its arithmetic on the next line."""
+    shown = working(answer.calculation, answer.grounded) if answer.calculation else ""
+    return f"{text}\n{shown}" if shown else text
 
 
 def marked(answer: Answer) -> str:

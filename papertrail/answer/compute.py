@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from papertrail.answer.tables import Row, rows_in, say
 from papertrail.protocols import Domain
-from papertrail.text.formula import FormulaError, cell_value, evaluate, show, stated
+from papertrail.text.formula import FormulaError, cell_value, evaluate, stated
 from papertrail.types import Calculation, Hit, Metric, Operand, Term
 
 
@@ -122,11 +122,3 @@ def _verb(name: str) -> str:
     """ "were" after a plural head noun ("total assets"), else "was"."""
     head = re.split(r" (?:of|on|by|from|in|for|provided|used)\b", name.lower())[0].split()[-1]
     return "were" if head.endswith("s") and not head.endswith(("ss", "us", "is")) else "was"
-
-
-def working(calc: Calculation) -> str:
-    """How it was worked out, for people: the formula with the cells as printed."""
-    cells = [o.cell.strip("()") if o.term.outflow else o.cell for o in calc.operands]
-    named = "; ".join(dict.fromkeys(f"{o.term.name}: {o.label}" for o in calc.operands))
-    done = f"{show(calc.metric.formula, cells)} = {calc.result}"
-    return f"Worked out from the cited rows: {done} ({named})."

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from papertrail.answer.compute import calculate, sentence, working
+from papertrail.answer.compute import calculate, sentence
 from papertrail.answer.quotable import quotable
 from papertrail.answer.tables import asks_computed, figure_answer
 from papertrail.protocols import Embedder
@@ -106,8 +106,7 @@ class ExtractiveGenerator:
         if calc and not (
             figure and figure[0].lower().startswith(calc.metric.name.split(" ", 1)[1])
         ):
-            notes = (working(calc),) if len(calc.operands) > 1 else ()  # a lookup needs none
-            return Draft(sentence(calc), self.mode, notes=notes, calculation=calc)
+            return Draft(sentence(calc), self.mode, calculation=calc)
         if figure:
             return Draft(text=_cite(*figure), mode=self.mode)
         chosen = self.select(question, hits)

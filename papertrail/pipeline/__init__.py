@@ -193,6 +193,7 @@ class PaperTrail(Indexing):
             snippets=snippets,
             notes=draft.notes,
             unsupported=checked.unsupported,
+            calculation=draft.calculation,
         )
 
     def _rows_for(

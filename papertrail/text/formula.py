@@ -5,9 +5,10 @@ needs: ``"{0} / (({1} + {2}) / 2)"``. ``evaluate`` fills them with values and
 works it out with Python's own parser, admitting numbers, ``+ - * /``, unary
 minus and brackets, nothing else (no names, calls or powers), so a formula is
 data, never code. ``show`` fills them with the cells as printed, for people
-("6,489 / ((253 + 282) / 2)"). ``cell_value`` reads a table cell as a number;
-``stated`` says a result as a ``Metric`` asks (decimals, percent, money in
-millions or billions). It knows nothing of what the figures mean.
+("6,489 / ((253 + 282) / 2)"); ``working`` shows a ``Calculation`` that way.
+``cell_value`` reads a table cell as a number; ``stated`` says a result as a
+``Metric`` asks (decimals, percent, money in millions or billions). It knows
+nothing of what the figures mean.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import operator
 import re
 from collections.abc import Sequence
 
-from papertrail.types import Metric
+from papertrail.types import Calculation, Metric
 
 _SLOT = re.compile(r"\{(\d+)\}")
 _SCALES = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
@@ -99,3 +100,15 @@ def stated(metric: Metric, value: float, unit: str) -> str:
     amount = value * _SCALES.get(unit, 1.0) / _SCALES.get(scale, 1.0)
     text = rounded(abs(amount), metric.decimals)
     return f"{'-' if amount < 0 else ''}${text}" + (f" {scale}" if scale else "")
+
+
+def working(calc: Calculation, confirmed: bool = True) -> str:
+    """How it was worked out, for people: the formula with the cells as printed; ""
+    for a line item looked up (nothing to work out)."""
+    if len(calc.operands) < 2:
+        return ""
+    cells = [o.cell.strip("()") if o.term.outflow else o.cell for o in calc.operands]
+    named = "; ".join(dict.fromkeys(f"{o.term.name}: {o.label}" for o in calc.operands))
+    done = f"{show(calc.metric.formula, cells)} = {calc.result}"
+    lead = "Worked out from the cited rows" if confirmed else "Worked out (not confirmed)"
+    return f"{lead}: {done} ({named})."

@@ -117,6 +117,7 @@ def test_each_part_of_a_two_part_question_gets_its_sentence():
 
 
 def test_a_filing_pdf_end_to_end(tmp_path):
+    from adapters.chat.replies import answer_reply
     from tests import pdfs
     from tests.papertrail.test_pipeline import make
 
@@ -131,9 +132,11 @@ def test_a_filing_pdf_end_to_end(tmp_path):
     ratio = pt.ask("c1", "What is the current ratio for 2017?", render=False)
     assert ratio.text == "The FY2017 current ratio was 1.04 [1][2]."
     assert ratio.grounded and [c.chunk.page for c in ratio.citations] == [3, 3]
-    assert ratio.notes == (
-        "Worked out from the cited rows: 60,197 / 57,883 = 1.04 (current assets: Total "
-        "current assets; current liabilities: Total current liabilities).",
+    assert ratio.calculation.result == "1.04" and not ratio.notes
+    assert answer_reply(ratio).text == (
+        "The FY2017 current ratio was 1.04 [1][2].\nWorked out from the cited rows: 60,197 / "
+        "57,883 = 1.04 (current assets: Total current assets; current liabilities: Total "
+        "current liabilities)."
     )
     growth = pt.ask("c1", "What was the revenue growth from 2016 to 2017?", render=False)
     assert growth.text == "The FY2017 revenue growth was 30.8% [1]." and growth.grounded

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from papertrail.answer.compute import calculate, label_key, sentence, working
+from papertrail.answer.compute import calculate, label_key, sentence
 from papertrail.domains import KNOWN
 from papertrail.domains.finance.metrics import metric
+from papertrail.text.formula import working
 from papertrail.types import Chunk, Hit
 
 INCOME = (
@@ -96,3 +97,13 @@ def test_labels_are_matched_whole_not_by_prefix_of_another_item():
     purchases = "Purchases of property and equipment 253 282"
     trap = [Hit(Chunk("d" * 64, "10-K.pdf", 3, 69, purchases, ()), 1.0)]
     assert calculate(m, hits(INCOME, BALANCE) + trap, KNOWN) is None
+
+
+def test_the_working_is_shown_for_a_metric_and_says_when_it_was_not_confirmed():
+    calc = calculate(metric("What is the FY2019 fixed asset turnover ratio?"),
+                     hits(INCOME, BALANCE, BALANCE_MORE), KNOWN)  # fmt: skip
+    assert working(calc, confirmed=False).startswith("Worked out (not confirmed): 6,489 /")
+    lookup = calculate(metric("What were FY2019 total assets (in USD millions)?"),
+                       hits(BALANCE, BALANCE_MORE), KNOWN)  # fmt: skip
+    assert sentence(lookup) == "Total assets in 2019 were $19,845 million."
+    assert working(lookup) == ""  # nothing was worked out
