@@ -102,10 +102,11 @@ class ExtractiveGenerator:
         else:
             figure = figure_answer(question, hits, self.domains)
             calc = self.calculation(question, hits)
-        # a figure the document prints under the metric's own name beats working it out
-        if calc and not (
-            figure and figure[0].lower().startswith(calc.metric.name.split(" ", 1)[1])
-        ):
+        # a figure the document prints under the metric's own name ("Gross margin") beats
+        # working it out; a line item is looked up the metric's way (statement, unit asked)
+        named = calc.metric.name.split(" ", 1)[1] if calc else ""
+        printed = bool(figure) and figure[0].lower().startswith(named)
+        if calc and (len(calc.operands) == 1 or not printed):
             return Draft(sentence(calc), self.mode, calculation=calc)
         if figure:
             return Draft(text=_cite(*figure), mode=self.mode)

@@ -107,3 +107,13 @@ def test_the_working_is_shown_for_a_metric_and_says_when_it_was_not_confirmed():
                        hits(BALANCE, BALANCE_MORE), KNOWN)  # fmt: skip
     assert sentence(lookup) == "Total assets in 2019 were $19,845 million."
     assert working(lookup) == ""  # nothing was worked out
+
+
+def test_the_offline_answerer_states_a_line_item_in_the_unit_asked():
+    from papertrail.answer.extractive import ExtractiveGenerator
+
+    draft = ExtractiveGenerator(domains=KNOWN).generate(
+        "What were FY2019 accounts payable, in USD billions?", hits(BALANCE, BALANCE_MORE)
+    )
+    assert draft.text == "Accounts payable in 2019 was $0.29 billion."
+    assert draft.calculation.operands[0].cell == "292"
