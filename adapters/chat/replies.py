@@ -178,7 +178,9 @@ def _source(c: Citation, snippet: Snippet | None, answer: Answer) -> Source:
 
 def footer(answer: Answer) -> str:
     mode = (
-        "extractive (offline: sentences quoted from the PDF)"
+        "worked out in code from the cited rows"
+        if answer.calculation is not None
+        else "extractive (offline: sentences quoted from the PDF)"
         if answer.mode == "extractive"
         else answer.mode
     )

@@ -97,19 +97,8 @@ class ExtractiveGenerator:
         self.domains = tuple(domains)  # ``protocols.Domain``s whose wording tables may use
 
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
-        if _EXPLAIN.match(question):
-            figure, calc = None, None
-        else:
-            figure = figure_answer(question, hits, self.domains)
-            calc = self.calculation(question, hits)
-        # a figure the document prints under the metric's own name ("Gross margin") beats
-        # working it out; a line item is looked up the metric's way (statement, unit asked)
-        named = calc.metric.name.split(" ", 1)[1] if calc else ""
-        printed = bool(figure) and figure[0].lower().startswith(named)
-        if calc and (len(calc.operands) == 1 or not printed):
-            return Draft(sentence(calc), self.mode, calculation=calc)
-        if figure:
-            return Draft(text=_cite(*figure), mode=self.mode)
+        if draft := self.figure(question, hits):
+            return draft
         chosen = self.select(question, hits)
         parts = _parts(question)
         if chosen and len(parts) > 1:  # each part's best sentence first, then the rest
@@ -124,6 +113,21 @@ class ExtractiveGenerator:
             return Draft(text=REFUSAL, mode=self.mode, notes=closest_passages(hits))
         lines = [_cite(c.text, c.hit) for c in chosen]
         return Draft(text="\n".join(lines), mode=self.mode)
+
+    def figure(self, question: str, hits: Sequence[Hit]) -> Draft | None:
+        """The figure asked for: worked out by a domain's metric (``Draft.calculation``) or
+        printed in a table row; None for a question that asks why or how."""
+        if _EXPLAIN.match(question):
+            return None
+        figure = figure_answer(question, hits, self.domains)
+        calc = self.calculation(question, hits)
+        # a figure the document prints under the metric's own name ("Gross margin") beats
+        # working it out; a line item is looked up the metric's way (statement, unit asked)
+        named = calc.metric.name.split(" ", 1)[1] if calc else ""
+        printed = bool(figure) and figure[0].lower().startswith(named)
+        if calc and (len(calc.operands) == 1 or not printed):
+            return Draft(sentence(calc), self.mode, calculation=calc)
+        return Draft(text=_cite(*figure), mode=self.mode) if figure else None
 
     def calculation(self, question: str, hits: Sequence[Hit]) -> Calculation | None:
         """The figure a domain reads ``question`` to ask, worked out from the excerpts' rows."""

@@ -62,7 +62,8 @@ class PaperTrail(Indexing):
         self.settings = settings
         self.embedder = embedder
         self.store = store
-        self.generator = generator or ExtractiveGenerator(embedder, domains=domains)
+        self.calculator = ExtractiveGenerator(embedder, domains=domains)  # worked-out figures
+        self.generator = generator or self.calculator
         self.ocr = ocr
         self.retriever = Retriever(store, embedder, domains=domains)  # ``domains``: their rules
         self.domains = tuple(domains)
@@ -167,8 +168,14 @@ class PaperTrail(Indexing):
             mode=mode,
             documents=list(docs.values()),
         )
-        hits += self._rows_for(channel, question, hits, list(docs.values()))
-        draft = self.generator.generate(question, hits)
+        # a figure a domain works out from statement rows is answered, and checked, in
+        # code whatever the generator: its rows join the hits only then
+        rows = self._rows_for(channel, question, hits, list(docs.values()))
+        worked = self.calculator.figure(question, hits + rows) if rows is not None else None
+        if worked is not None and worked.calculation is not None:
+            hits, draft = hits + rows, worked
+        else:
+            draft = self.generator.generate(question, hits)
         # a model's figure must be stated for what was asked; offline answers are quotes
         # the answerer chose for the question, judged as quotes
         asked = question if draft.mode != "extractive" else ""
@@ -198,7 +205,7 @@ class PaperTrail(Indexing):
 
     def _rows_for(
         self, channel: str, question: str, hits: list[Hit], documents: list[Document]
-    ) -> list[Hit]:
+    ) -> list[Hit] | None:
         """More excerpts of the best document when a domain reads ``question`` to ask for a
         figure worked out from rows: the rest of the pages found, and every chunk of the
         sections its terms are read from (a ratio needs rows of two statements that one
@@ -211,7 +218,7 @@ class PaperTrail(Indexing):
         names = {d.identity.domain for d in documents if d.identity}
         metrics = [m for d in self.domains if d.name in names and (m := d.metric(question))]
         if not hits or not metrics:
-            return []
+            return None  # no figure to work out
         seen = {(h.chunk.doc_id, h.chunk.index) for h in hits}
         doc_id = hits[0].chunk.doc_id
         # the rest of each page the search found in that document (a table's headings

@@ -117,6 +117,13 @@ _METRICS: tuple[tuple[str, str, Build, bool, bool], ...] = (
         False,
     ),
     (
+        r"working capital",
+        "working capital",
+        lambda t, y: f"{t('current assets', y)} - {t('current liabilities', y)}",
+        False,
+        True,
+    ),
+    (
         r"(?:revenue|sales) growth|growth (?:rate )?(?:in|of) (?:total )?(?:net )?(?:revenue|sales)"
         r"|change in (?:total )?(?:net )?(?:revenue|sales)",
         "revenue growth",
@@ -193,6 +200,7 @@ _SHARE = re.compile(
     r"|as a (?:%|percent(?:age)?) of (?:total )?(?:net )?(?:revenue|sales)"
 )
 _YES_NO = re.compile(r"(?:[\w,' ]*: )?(?:is|are|was|were|did|does|do|has|have|had|can|will)\b")
+_SIGN = re.compile(r"\b(?:positive|negative)\b")  # "Does it have positive working capital?"
 _ADJUSTED = re.compile(r"(?<!un)adjusted\b")
 _ASKS = re.compile(r"[^?]*\?")  # the asking sentence: up to its question mark
 
@@ -204,7 +212,8 @@ def metric(question: str) -> Metric | None:
     years = sorted({int(m.group(1)) for m in _YEAR.finditer(asking)})
     if not years:
         return None
-    if _YES_NO.match(low) or _ADJUSTED.search(low):
+    # a yes/no question asks for no figure, unless it asks for the sign of one
+    if (_YES_NO.match(low) and not _SIGN.search(low)) or _ADJUSTED.search(low):
         return None  # a yes/no question, or a company's own adjusted figure
     spec = next((m for m in _METRICS if re.search(m[0], low)), None)
     share = _SHARE.search(low)

@@ -60,3 +60,10 @@ def test_no_metric_without_a_year_for_yes_no_or_adjusted_figures():
     assert metric("What was the FY2022 interest coverage using adjusted EBIT?") is None
     assert metric("Who audited the FY2022 financial statements?") is None
     assert metric("What was the FY2022 unadjusted EBITDA?") is not None
+
+
+def test_a_yes_no_question_about_the_sign_of_a_figure_gets_the_figure():
+    m = metric("Does Contoso have positive working capital based on FY2022 data?")
+    assert m.formula == "{0} - {1}" and m.money
+    assert terms(m) == [("current assets", 2022), ("current liabilities", 2022)]
+    assert metric("What is the FY2022 working capital ratio?").name == "FY2022 current ratio"

@@ -1,0 +1,51 @@
+"""A metric asked of a channel of filings is worked out in code, whatever the generator."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from adapters.chat.replies import answer_reply
+from tests import pdfs
+from tests.fakes import ScriptedGenerator
+from tests.papertrail.test_pipeline import make
+
+COVER = (
+    "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nANNUAL REPORT\n"
+    "Northwind Traders, Inc.\n(Exact name of registrant as specified in its charter)"
+)
+
+
+def ten_k() -> bytes:
+    """The statement pages of ``pdfs.filing_pdf`` behind a 10-K cover page."""
+    doc = pymupdf.open(stream=pdfs.filing_pdf(), filetype="pdf")
+    cover = doc.new_page(0)
+    cover.insert_textbox(pymupdf.Rect(72, 72, 540, 300), COVER, fontsize=11)
+    return doc.tobytes()
+
+
+def test_a_metric_is_worked_out_and_checked_and_the_model_is_not_asked(tmp_path):
+    model = ScriptedGenerator("Net sales grew a lot [1].", mode="some-llm")
+    pt = make(tmp_path, generator=model)
+    pt.ingest("c1", "northwind-10k.pdf", ten_k())
+    assert pt.documents("c1")[0].identity.domain == "finance"
+    answer = pt.ask("c1", "What was Northwind's FY2017 return on assets?", render=False)
+    assert model.asked == []
+    # 3,033 / ((131,310 + 83,402) / 2): net income from the income statement (page 3),
+    # total assets of two years from the balance sheet (page 4)
+    assert answer.text == "The FY2017 return on assets was 0.03 [1][2]."
+    assert answer.grounded and [c.chunk.page for c in answer.citations] == [3, 4]
+    reply = answer_reply(answer)
+    assert "3,033 / ((131,310 + 83,402) / 2) = 0.03" in reply.text
+    assert reply.footer.startswith("Mode: worked out in code from the cited rows")
+    # anything else still goes to the model, with only the ranked excerpts
+    other = pt.ask("c1", "Why did net sales grow?", render=False)
+    assert model.asked and other.mode == "some-llm" and other.calculation is None
+    assert len(model.asked[0][1]) <= pt.settings.top_k
+
+
+def test_a_metric_the_rows_cannot_give_goes_to_the_generator(tmp_path):
+    model = ScriptedGenerator("I cannot compute it.", mode="some-llm")
+    pt = make(tmp_path, generator=model)
+    pt.ingest("c1", "northwind-10k.pdf", ten_k())
+    answer = pt.ask("c1", "What was Northwind's FY2017 inventory turnover?", render=False)
+    assert model.asked and answer.calculation is None  # no inventory row in this filing
