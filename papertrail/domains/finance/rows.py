@@ -44,7 +44,9 @@ ROWS: dict[str, tuple[str, tuple[str, ...], bool]] = {  # name -> (statement, la
     "net income": (
         INCOME,
         (
-            r"net income attributable to (?!noncontrolling|non controlling)[a-z ]+",
+            # the shareholders' share, not the minority's
+            r"(?:consolidated )?net (?:income|earnings) attributable to"
+            r" (?!noncontrolling|non controlling)[a-z ]+",
             r"(?:consolidated )?net (?:income|earnings)(?: loss)?",
         ),
         False,

@@ -117,3 +117,15 @@ def test_the_offline_answerer_states_a_line_item_in_the_unit_asked():
     )
     assert draft.text == "Accounts payable in 2019 was $0.29 billion."
     assert draft.calculation.operands[0].cell == "292"
+
+
+def test_net_income_is_the_shareholders_share_when_the_statement_splits_it():
+    split = (
+        "CONSOLIDATED STATEMENTS OF INCOME (in millions) 2020 2019 Consolidated net income "
+        "15,201 7,179 Consolidated net income attributable to noncontrolling interest (320) (509) "
+        "Consolidated net income attributable to Walmart 14,881 6,670"
+    )
+    found = [Hit(Chunk("d" * 64, "10-K.pdf", 1, 51, split, ()), 1.0)]
+    calc = calculate(metric("What was FY2020 net income, in USD millions?"), found, KNOWN)
+    assert calc.operands[0].label == "Consolidated net income attributable to Walmart"
+    assert calc.result == "$14,881 million"
