@@ -41,6 +41,7 @@ _IN_UNITS = re.compile(
     re.I,
 )
 _CURRENCY = "$€£¥₹"
+_TIME = frozenset({"second", "minut", "hour", "day", "week", "month", "year"})  # word stems
 _AMOUNT_WORDS = re.compile(
     r"\b(usd|dollars?|eur|euros?|inr|rs|rupees?|revenue|sales|cash|income)\b", re.I
 )
@@ -72,7 +73,7 @@ class Number:
     scale: float = 0.0  # from a scale word right after it ("$4.2 billion"), else 0
     percent: bool = False
     integer: bool = True
-    unit: str = ""  # stem of the next word, kept for spelled-out numbers
+    unit: str = ""  # stem of the next word ("hour"): spelled-out numbers and times need it
     spelled: bool = False  # "twelve" rather than "12"
 
 
@@ -145,7 +146,8 @@ def excerpt_numbers(text: str) -> list[Number]:
         pct = bool(re.match(r"\s?%", text[m.end() :]))
         scale = _scale_at(text, m.end())
         value = _value(raw)
-        out.append(Number(float(value), scale, pct, "." not in value))
+        unit = _next_word(text, m.end())
+        out.append(Number(float(value), scale, pct, "." not in value, unit))
     for m in TOKEN.finditer(text):
         word = m.group().lower()
         if word in _WORDS:
@@ -162,7 +164,8 @@ def figure_in(fig: Figure, numbers: list[Number]) -> bool:
     millions ("$382.00 million" is 381,603 in a table in thousands, "$0.40
     billion" is 389 in millions); when it names none, only a figure of three or
     more digits may be read a power of 1000 away ("$5,466" is 5,466,312). A
-    spelled-out number counts only before the same word ("twelve hours").
+    spelled-out number counts only before the same word ("twelve hours"), and a
+    time only in the same unit ("10 seconds" is not "10-minute intervals").
     """
 
     def same(x: float, target: float, unit: float) -> bool:
@@ -175,6 +178,8 @@ def figure_in(fig: Figure, numbers: list[Number]) -> bool:
             continue
         if fig.amount and n.percent:
             continue  # "$12 million" is not "12%"
+        if fig.unit in _TIME and n.unit in _TIME and fig.unit != n.unit:
+            continue  # "10 seconds" is not "10-minute intervals"
         if same(n.value, fig.value, last):
             return True
         if not fig.amount or n.spelled:

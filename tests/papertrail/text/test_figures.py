@@ -87,3 +87,14 @@ def test_trailing_zeros_are_not_precision():
     assert (fig.value, fig.decimals, fig.scale, fig.digits) == (382.0, 0, 1e6, 3)
     (fig,) = claim_figures("It was $0.40 billion.")
     assert (fig.decimals, fig.digits) == (1, 1)
+
+
+def test_a_time_is_stated_only_in_its_own_unit():
+    from papertrail.text.figures import claim_figures, excerpt_numbers, figure_in
+
+    (seconds,) = claim_figures("The base model took 10 seconds to train.")
+    assert not figure_in(seconds, excerpt_numbers("checkpoints written at 10-minute intervals"))
+    assert figure_in(seconds, excerpt_numbers("each step took 10 seconds on 8 GPUs"))
+    (hours,) = claim_figures("It trained for 12 hours.")
+    assert figure_in(hours, excerpt_numbers("for a total of 100,000 steps or 12 hours"))
+    assert figure_in(hours, excerpt_numbers("12 (hours)"))  # a unit the excerpt does not name
