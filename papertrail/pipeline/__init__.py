@@ -31,6 +31,7 @@ from papertrail.settings import Settings
 from papertrail.store.blobs import Blobs, ChromaBlobs
 from papertrail.store.chroma import open_store
 from papertrail.store.pdf_files import PdfFiles
+from papertrail.text.identity import most_named
 from papertrail.types import Answer, Citation, Document, Hit, Snippet
 from papertrail.verify.computed import verify_calculation
 from papertrail.verify.verify import verify_answer
@@ -171,9 +172,9 @@ class PaperTrail(Indexing):
         # a figure a domain works out from statement rows is answered, and checked, in
         # code whatever the generator: its rows join the hits only then
         rows = self._rows_for(channel, question, hits, list(docs.values()))
-        worked = self.calculator.figure(question, hits + rows) if rows is not None else None
+        worked = self.calculator.figure(question, rows) if rows is not None else None
         if worked is not None and worked.calculation is not None:
-            hits, draft = hits + rows, worked
+            hits, draft = rows, worked
         else:
             draft = self.generator.generate(question, hits)
         # a model's figure must be stated for what was asked; offline answers are quotes
@@ -206,21 +207,24 @@ class PaperTrail(Indexing):
     def _rows_for(
         self, channel: str, question: str, hits: list[Hit], documents: list[Document]
     ) -> list[Hit] | None:
-        """More excerpts of the best document when a domain reads ``question`` to ask for a
-        figure worked out from rows: the rest of the pages found, and every chunk of the
-        sections its terms are read from (a ratio needs rows of two statements that one
-        search rarely brings together, and a table's headings may open its page).
-
-        They come after the ranked excerpts, so the answer's citations can point at
-        them; at most ``SECTION_HITS``. Only the domains of the channel's documents
-        are asked.
+        """The excerpts to work out a figure from, when a domain reads ``question`` to ask
+        for one (else None): the ranked ones of the document the question names, then the
+        rest of their pages and every chunk of the sections the terms are read from (a
+        ratio needs rows of two statements that one search rarely brings together, and a
+        table's headings may open its page), at most ``SECTION_HITS`` more. Only the
+        domains of the channel's documents are asked.
         """
         names = {d.identity.domain for d in documents if d.identity}
         metrics = [m for d in self.domains if d.name in names and (m := d.metric(question))]
         if not hits or not metrics:
             return None  # no figure to work out
+        # the document the question names, of those found (else the best-ranked one):
+        # a channel of filings holds many companies' statements
+        docs = {d.doc_id: d for d in documents}
+        found_in = dict.fromkeys(h.chunk.doc_id for h in hits)
+        doc_id = most_named(question, [(i, _identity(docs, i)) for i in found_in])
+        hits = [h for h in hits if h.chunk.doc_id == doc_id]
         seen = {(h.chunk.doc_id, h.chunk.index) for h in hits}
-        doc_id = hits[0].chunk.doc_id
         # the rest of each page the search found in that document (a table's headings
         # and its other rows), then the pages of the sections the terms are read from
         pages = {h.chunk.page for h in hits if h.chunk.doc_id == doc_id}
@@ -232,7 +236,7 @@ class PaperTrail(Indexing):
             if (chunk.doc_id, chunk.index) not in seen and len(extra) < SECTION_HITS:
                 seen.add((chunk.doc_id, chunk.index))
                 extra.append(Hit(chunk, score=0.0))
-        return extra
+        return hits + extra
 
     def documents(self, channel: str) -> list[Document]:
         return self.store.documents(channel)
@@ -272,3 +276,8 @@ class PaperTrail(Indexing):
             zoom=settings.render_zoom,
             max_width=settings.max_image_width,
         )
+
+
+def _identity(docs: dict[str, Document], doc_id: str):
+    doc = docs.get(doc_id)
+    return doc.identity if doc else None

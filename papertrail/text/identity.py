@@ -23,6 +23,10 @@ OPENING_PAGES = 2  # ... taken from at most this many first pages
 BODY_PAGES = 15  # pages a quarterly report's fiscal quarter is looked for in
 TITLE_CHARS = 120
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
+# words of a company's legal name that name no company
+_LEGAL = frozenset(
+    "the inc incorporated corp corporation co company ltd limited plc llc and of".split()
+)
 
 
 def _lines(c: Chunk) -> str:
@@ -116,3 +120,23 @@ def passages(chunks: Sequence[Chunk], identity: Identity | None) -> list[str]:
     """The texts embedded for ``chunks``: in the context of ``identity`` (``in_context``),
     or as stored when it is None."""
     return [c.text if identity is None else in_context(c, identity) for c in chunks]
+
+
+def named_in(question: str, identity: Identity | None) -> float:
+    """How plainly ``question`` names this document: the share of its issuer's words it
+    uses ("Coca Cola" for "The Coca-Cola Company"), one more for a trading symbol or
+    short name it gives, a half for the fiscal year it covers. 0 without an identity."""
+    if identity is None:
+        return 0.0
+    asked = {w.casefold() for w in _LETTERS.findall(question)}
+    issuer = {w.casefold() for w in _LETTERS.findall(identity.issuer)} - _LEGAL
+    score = len(issuer & asked) / len(issuer) if issuer else 0.0
+    score += any(a.casefold() in asked for a in identity.aliases if len(a) > 1)
+    years = {int(y) for y in re.findall(r"\b(?:19|20)\d\d\b", question)}
+    return score + 0.5 * (identity.fiscal_year in years)
+
+
+def most_named(question: str, ranked: Sequence[tuple[str, Identity | None]]) -> str:
+    """The id of the document ``question`` names most plainly (``named_in``) among
+    ``ranked`` (id, identity) pairs, best-ranked first; the first on a tie."""
+    return max(enumerate(ranked), key=lambda e: (named_in(question, e[1][1]), -e[0]))[1][0]

@@ -49,3 +49,41 @@ def test_a_metric_the_rows_cannot_give_goes_to_the_generator(tmp_path):
     pt.ingest("c1", "northwind-10k.pdf", ten_k())
     answer = pt.ask("c1", "What was Northwind's FY2017 inventory turnover?", render=False)
     assert model.asked and answer.calculation is None  # no inventory row in this filing
+
+
+def other_10k() -> bytes:
+    """Another company's 10-K: its cover, an income statement and a balance sheet."""
+    doc = pymupdf.open()
+    cover = doc.new_page()
+    cover.insert_textbox(pymupdf.Rect(72, 72, 540, 300), COVER.replace(
+        "Northwind Traders", "Contoso Pharmaceuticals"), fontsize=11)  # fmt: skip
+    pages = [
+        ("Consolidated Statements of Operations (in millions)", ("2016", "2017"),
+         [("Total net sales", "900", "1,100"), ("Net income", "50", "100")]),
+        ("Consolidated Balance Sheets (in millions)", ("2016", "2017"),
+         [("Total assets", "1,000", "2,000"), ("Total current liabilities", "300", "400")]),
+    ]  # fmt: skip
+    for title, years, rows in pages:
+        page = doc.new_page()
+        page.insert_text((72, 72), title, fontsize=12)
+        lines = [" ".join(years), *(" ".join(r) for r in rows)]
+        for n, line in enumerate(lines):
+            page.insert_text((72, 110 + 16 * n), line, fontsize=9)
+    return doc.tobytes()
+
+
+def test_in_a_channel_of_filings_the_company_the_question_names_is_worked_out(tmp_path):
+    from papertrail.text.identity import named_in
+
+    pt = make(tmp_path)
+    pt.ingest("c1", "a.pdf", ten_k())
+    pt.ingest("c1", "b.pdf", other_10k())
+    named = {d.name: named_in("What is Contoso's FY2017 ROA?", d.identity) for d in
+             pt.documents("c1")}  # fmt: skip
+    assert named == {"a.pdf": 0.0, "b.pdf": 0.5}  # "Contoso", one of two issuer words
+    contoso = pt.ask("c1", "What was Contoso Pharmaceuticals' FY2017 return on assets?")
+    assert contoso.text == "The FY2017 return on assets was 0.07 [1][2]."  # 100 / 1,500
+    assert {c.chunk.doc_name for c in contoso.citations} == {"b.pdf"}
+    northwind = pt.ask("c1", "What was Northwind Traders' FY2017 return on assets?")
+    assert northwind.text == "The FY2017 return on assets was 0.03 [1][2]."
+    assert {c.chunk.doc_name for c in northwind.citations} == {"a.pdf"}
