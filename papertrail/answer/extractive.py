@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from papertrail.answer.lookup import acronym_answer, lookup_answer
 from papertrail.answer.quotable import quotable
 from papertrail.answer.tables import asks_computed, figure_answer
 from papertrail.protocols import Embedder
@@ -93,6 +94,9 @@ class ExtractiveGenerator:
         self.domains = tuple(domains)  # ``protocols.Domain``s whose wording tables may use
 
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
+        # what a listing or a definition states outright: the name beside a code, a long form
+        if found := acronym_answer(question, hits) or lookup_answer(question, hits):
+            return Draft(text=_cite(*found), mode=self.mode)
         if not _EXPLAIN.match(question) and (figure := figure_answer(question, hits, self.domains)):
             return Draft(text=_cite(*figure), mode=self.mode)
         chosen = self.select(question, hits)

@@ -1,0 +1,104 @@
+"""Looking up what a question names by its code or acronym, where a document lists it.
+
+"What does NARL stand for?" is answered by the long form an excerpt defines
+("National Atmospheric Research Laboratory (NARL)"; ``acronym_answer``, from
+``text.acronyms``), quoted as written.
+
+Listings in manuals and reports pair a code with a name on one printed line
+("1. Little Rock AR01", "E-12 Water tank empty"). When a question asks what
+(or which) something is for one code, ``lookup_answer`` finds the line of a
+retrieved excerpt that starts or ends with that code and quotes the rest of
+the line, its list number left off, with the line before when the name runs
+over two lines ("1. Albuquerque and" / "Northern New Mexico NM01"). The
+answer is a verbatim piece of the excerpt, so the verifier checks it as a
+quote. It does not read tables whose cells the text layer runs together with
+other columns' text (a line with more than a name and the code is not
+quoted), answer yes/no or "which of the two" questions, or compare rows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from papertrail.text.acronyms import asked_acronym, expansions
+from papertrail.text.sentences import normalize
+from papertrail.types import Hit
+
+MAX_HITS = 5  # the best-ranked excerpts are searched, in rank order
+MAX_WORDS = 10  # a name beside a code is short; a longer rest of line is prose
+# A code: capitals and digits with at least one of each, as printed ("AR01", "E-12",
+# "X200"), not a period ("FY2017", "Q3", "H1") nor a form ("10-K", "8-K")
+_CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z][A-Z0-9-]{1,9}(?![\w-])")
+_PERIOD = re.compile(r"^(?:FY|CY|Q|H)\d{1,4}$|^\d+-[A-Z]$")
+# Only "what"/"which" questions: "is CA03 part of ...?" wants yes or no, not a name
+_WHAT = re.compile(r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?(?:what|which)\b", re.I)
+_CHOICE = re.compile(r"\bor\b|\bcompare|\bversus\b|\bvs\.?\b|\bdifference\b", re.I)
+_LIST_MARK = re.compile(r"^(?:\(?\d{1,3}[.)]|\(?[a-z][.)]|[-*\u2022\u25aa\u25cf])\s+")
+
+
+def asked_code(question: str) -> str | None:
+    """The one code a what/which question names, or None."""
+    q = normalize(question).strip()
+    if not _WHAT.match(q) or _CHOICE.search(q):
+        return None
+    codes = {c for c in _CODE.findall(q) if not _PERIOD.match(c)}
+    return codes.pop() if len(codes) == 1 else None
+
+
+def lookup_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
+    """(the name printed beside the code the question names, 1-based hit), or None."""
+    code = asked_code(question)
+    if code is None:
+        return None
+    for n, hit in enumerate(hits[:MAX_HITS], 1):
+        lines = _lines(hit.chunk.text, hit.chunk.lines)
+        for i, line in enumerate(lines):
+            value = _beside(line, code)
+            if value is None:
+                continue
+            if value and not _LIST_MARK.match(line) and i and _LIST_MARK.match(lines[i - 1]):
+                above = _LIST_MARK.sub("", lines[i - 1]).strip()
+                if not _CODE.search(above):  # the name began on the line above
+                    value = f"{above} {value}"
+            if value and len(value.split()) <= MAX_WORDS and re.search(r"[^\W\d_]", value):
+                return value, n
+    return None
+
+
+def _lines(text: str, starts: Sequence[int]) -> list[str]:
+    """The printed lines of an excerpt, single-spaced; its sentences when it has no
+    line offsets."""
+    if not starts:
+        return [text]
+    ends = [*starts[1:], len(text)]
+    return [" ".join(text[a:b].split()) for a, b in zip(starts, ends, strict=True)]
+
+
+def _beside(line: str, code: str) -> str | None:
+    """The rest of ``line`` when it starts or ends with ``code`` (list number off), else
+    None."""
+    body = _LIST_MARK.sub("", line.strip()).strip()
+    words = body.split()
+    if not words:
+        return None
+    if words[-1].strip(".,;:") == code:
+        rest = body[: body.rfind(words[-1])]
+    elif words[0].strip(".,;:") == code:
+        rest = body[len(words[0]) :]
+    else:
+        return None
+    rest = rest.strip(" .,;:-\u2013\u2014|")
+    return rest if rest and not _CODE.fullmatch(rest) else None
+
+
+def acronym_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
+    """(the long form of the acronym the question asks about, 1-based hit), or None: the
+    first the best-ranked excerpts spell out ("National Atmospheric Research Laboratory")."""
+    acronym = asked_acronym(question)
+    if acronym is None:
+        return None
+    for n, hit in enumerate(hits[:MAX_HITS], 1):
+        if found := expansions(hit.chunk.text, acronym):
+            return found[0], n
+    return None
