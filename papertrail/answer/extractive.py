@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from papertrail.answer.lookup import acronym_answer, lookup_answer
 from papertrail.answer.quotable import quotable
+from papertrail.answer.short import answering_clause, named_answer, without_opener
 from papertrail.answer.tables import asks_computed, figure_answer
 from papertrail.protocols import Embedder
 from papertrail.settings import REFUSAL
@@ -111,6 +112,8 @@ class ExtractiveGenerator:
             chosen = _readable(merged[: max(self.max_sentences, len(best))], hits)
         if not chosen:  # say so, and show where the documents come closest
             return Draft(text=REFUSAL, mode=self.mode, notes=closest_passages(hits))
+        if not _EXPLAIN.match(question) and len(parts) == 1:
+            chosen = _shortened(question, chosen)
         lines = [_cite(c.text, c.hit) for c in chosen]
         return Draft(text="\n".join(lines), mode=self.mode)
 
@@ -196,6 +199,16 @@ class ExtractiveGenerator:
             return None
         vecs = np.asarray(self.embedder.embed([question, *sentences]))
         return vecs[1:] @ vecs[0]
+
+
+def _shortened(question: str, chosen: list[_Candidate]) -> list[_Candidate]:
+    """Each quote cut to the clause that answers; only the name, when the best sentence
+    answers a which/who question with one (``short``)."""
+    best = max(chosen, key=lambda c: c.score)
+    clause = without_opener(answering_clause(best.text, question))
+    if name := named_answer(clause, question):
+        return [replace(best, text=name)]
+    return [replace(c, text=without_opener(answering_clause(c.text, question))) for c in chosen]
 
 
 def _readable(chosen: list[_Candidate], hits: Sequence[Hit]) -> list[_Candidate]:

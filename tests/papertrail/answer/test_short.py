@@ -1,0 +1,79 @@
+"""A quoted answer is cut to the clause that answers, or to the one name asked for."""
+
+from papertrail.answer.extractive import ExtractiveGenerator
+from papertrail.answer.short import answering_clause, named_answer, without_opener
+from papertrail.types import Chunk, Hit
+from papertrail.verify.verify import verify_answer
+
+GESTALT = (
+    "Gestalt psychology was conceived in the Berlin School of Experimental Psychology, and "
+    "tries to understand the laws of our ability to acquire and maintain meaningful perceptions."
+)
+PKG = (
+    "Furthermore, PKG introduces an innovative method for integrating knowledge into "
+    "white-box models via directive fine-tuning [75]."
+)
+BRIDGE = (
+    "BGM keeps the retriever and LLM fixed, and trains a bridge Seq2Seq model in between. "
+    "The bridge model transforms the retrieved information into a format that LLMs can use."
+)
+
+
+def hits(*texts):
+    return [Hit(Chunk("d" * 64, "paper.pdf", i, 1 + i, t, ()), 1.0) for i, t in enumerate(texts)]
+
+
+def test_keeps_the_clause_that_holds_the_question_and_its_answer():
+    question = "Where was Gestalt psychology conceived?"
+    assert answering_clause(GESTALT, question) == (
+        "Gestalt psychology was conceived in the Berlin School of Experimental Psychology"
+    )
+    # a question about the other clause keeps the whole sentence: "and tries ..." has no
+    # subject of its own
+    assert answering_clause(GESTALT, "What does Gestalt psychology try to understand?") == GESTALT
+
+
+def test_a_clause_is_quoted_alone_only_when_it_stands_alone_and_holds_the_question():
+    sentence = "The encoder has six layers; each layer has two sub-layers."
+    assert answering_clause(sentence, "How many layers does the encoder have?") == (
+        "The encoder has six layers"
+    )
+    # "each layer ..." opens in lowercase: cut off, it would not read as a sentence
+    assert answering_clause(sentence, "How many sub-layers does each layer have?") == sentence
+    capital = "The encoder has six layers; Each layer has two sub-layers."
+    assert answering_clause(capital, "How many sub-layers does each layer have?") == (
+        "Each layer has two sub-layers."
+    )
+    # neither clause holds the question's words alone: the sentence is quoted whole
+    split = "The encoder is a stack of layers; It is described in section 3."
+    assert answering_clause(split, "Where is the encoder described?") == split
+
+
+def test_the_name_a_which_question_asks_for():
+    question = "Which method integrates knowledge into white-box models via directive fine-tuning?"
+    assert named_answer(without_opener(PKG), question) == "PKG"
+    assert named_answer(PKG, "How does PKG integrate knowledge?") is None  # not a which/who
+    # two names: which one answers is not clear from the words
+    assert named_answer("BGM and PKG keep the retriever fixed.", "Which method keeps it?") is None
+    assert named_answer("Table 3 lists the white-box models.", "Which table lists them?") is None
+
+
+def test_without_opener_drops_a_linking_word_and_the_documents_own_references():
+    assert without_opener(PKG).startswith("PKG introduces an innovative method")
+    assert "[75]" not in without_opener(PKG)
+    assert without_opener("However, it fails.") == "However, it fails."  # says something
+
+
+def test_short_answers_are_quoted_and_verified():
+    h = hits(BRIDGE, PKG, GESTALT)
+    gen = ExtractiveGenerator()
+    question = "Which method integrates knowledge into white-box models via directive fine-tuning?"
+    draft = gen.generate(question, h)
+    assert draft.text == "PKG [2]."
+    checked = verify_answer(draft.text, h)
+    assert checked.grounded and not checked.dropped
+    draft = gen.generate("Where was Gestalt psychology conceived?", h)
+    assert draft.text.startswith("Gestalt psychology was conceived in the Berlin School")
+    assert "tries to understand" not in draft.text
+    checked = verify_answer(draft.text, h)
+    assert checked.grounded and not checked.dropped
