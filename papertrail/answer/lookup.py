@@ -31,8 +31,15 @@ MAX_WORDS = 10  # a name beside a code is short; a longer rest of line is prose
 # "X200"), not a period ("FY2017", "Q3", "H1") nor a form ("10-K", "8-K")
 _CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z][A-Z0-9-]{1,9}(?![\w-])")
 _PERIOD = re.compile(r"^(?:FY|CY|Q|H)\d{1,4}$|^\d+-[A-Z]$")
-# Only "what"/"which" questions: "is CA03 part of ...?" wants yes or no, not a name
-_WHAT = re.compile(r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?(?:what|which)\b", re.I)
+MAX_TERM_WORDS = 80  # what a listing says beside a quoted term: a definition, a template
+# Only questions asking what: "is CA03 part of ...?" wants yes or no, not a name
+_WHAT = re.compile(
+    r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?(?:what|which|tell me|give|show)\b",
+    re.I,
+)
+# A term the question quotes: 'Contact.Meet', "Error 12"
+_QUOTED = re.compile(r"(?<!\w)['\"\u2018\u201c]([^'\"\u2019\u201d]{2,40})['\"\u2019\u201d](?!\w)")
+HANGING = 2.0  # points: a line set further right than the term's line continues its entry
 _CHOICE = re.compile(r"\bor\b|\bcompare|\bversus\b|\bvs\.?\b|\bdifference\b", re.I)
 _LIST_MARK = re.compile(r"^(?:\(?\d{1,3}[.)]|\(?[a-z][.)]|[-*\u2022\u25aa\u25cf])\s+")
 
@@ -46,11 +53,22 @@ def asked_code(question: str) -> str | None:
     return codes.pop() if len(codes) == 1 else None
 
 
+def asked_term(question: str) -> str | None:
+    """The one term a what/which question quotes ('Contact.Meet'), or None."""
+    q = question.strip()
+    if not _WHAT.match(normalize(q)) or _CHOICE.search(q):
+        return None
+    terms = {m.strip() for m in _QUOTED.findall(q)}
+    return terms.pop() if len(terms) == 1 else None
+
+
 def lookup_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
-    """(the name printed beside the code the question names, 1-based hit), or None."""
+    """(what a listing prints beside the code or quoted term the question names,
+    1-based hit), or None."""
     code = asked_code(question)
     if code is None:
-        return None
+        term = asked_term(question)
+        return _entry(term, hits) if term else None
     for n, hit in enumerate(hits[:MAX_HITS], 1):
         lines = _lines(hit.chunk.text, hit.chunk.lines)
         for i, line in enumerate(lines):
@@ -62,6 +80,29 @@ def lookup_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
                 if not _CODE.search(above):  # the name began on the line above
                     value = f"{above} {value}"
             if value and len(value.split()) <= MAX_WORDS and re.search(r"[^\W\d_]", value):
+                return value, n
+    return None
+
+
+def _entry(term: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
+    """The entry a listing gives for ``term``: the rest of the line that opens with it and
+    the lines below set further right (a hanging indent), as in a glossary or a table of
+    labels and templates."""
+    for n, hit in enumerate(hits[:MAX_HITS], 1):
+        chunk = hit.chunk
+        if len(chunk.lines) != len(chunk.rects):
+            continue
+        lines = _lines(chunk.text, chunk.lines)
+        for i, line in enumerate(lines):
+            if not line.startswith(term + " "):
+                continue
+            parts, left = [line[len(term) :].strip()], chunk.rects[i].x0
+            for j in range(i + 1, len(lines)):
+                if chunk.rects[j].x0 <= left + HANGING:
+                    break
+                parts.append(lines[j])
+            value = " ".join(p for p in parts if p)
+            if value and len(value.split()) <= MAX_TERM_WORDS and re.search(r"[^\W\d_]", value):
                 return value, n
     return None
 

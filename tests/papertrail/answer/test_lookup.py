@@ -78,3 +78,23 @@ def test_an_acronym_is_answered_with_the_long_form_the_document_gives():
     assert draft.text == "National Atmospheric Research Laboratory [2]."
     checked = verify_answer(draft.text, h)
     assert checked.grounded and not checked.dropped
+
+
+def test_a_quoted_term_gets_the_entry_printed_beside_it_hanging_lines_included():
+    lines = [
+        "Life.Die The word {evt} triggers a DIE event: a person dies. ",
+        "Contact.Meet The word {evt} triggers a MEET event: two or more entities come ",
+        "together at a single location. ",
+        "Life.Marry The word {evt} triggers a MARRY event. ",
+    ]
+    c = chunk(lines)
+    hanging = tuple(Rect(86 if k != 2 else 212, 10 * k, 500, 10 * k + 8) for k in range(len(lines)))
+    h = hits(chunk([PROSE]), Chunk(c.doc_id, c.doc_name, 1, 29, c.text, hanging, "", c.lines))
+    question = "Tell me the prompt template used for label 'Contact.Meet' in this work."
+    assert lookup_answer(question, h) == (
+        "The word {evt} triggers a MEET event: two or more entities come together at a "
+        "single location.",
+        2,
+    )
+    assert lookup_answer("Tell me the template for 'Contact.Phone'.", h) is None
+    assert lookup_answer("Is 'Contact.Meet' a template or a label?", h) is None
