@@ -37,8 +37,13 @@ _CITE = re.compile(r"\s*\[\d+(?:\s*[,\u2013-]\s*\d+)*\]")  # the document's own 
 # "Which method ...?", "Who ...?": a name answers it
 _WHICH = re.compile(
     r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?"
-    r"(?:who\b|(?:which|what) (?!is\b|are\b|was\b|were\b|does\b|do\b|did\b|can\b)[a-z-]+)",
+    r"(?:who\b|(?:which|what) (?!(?:is|are|was|were|does|do|did|can)\b)(?P<noun>[a-z-]+))",
     re.I,
+)
+# What a figure answers, not a name: "which temperature", "what score"
+_MEASURES = frozenset(
+    "score number amount percentage percent rate ratio value year years date time temperature "
+    "size price cost level age height width length weight speed duration share".split()
 )
 # What a document calls its own parts: a name like "Table 3" is no answer to "which method"
 _DOC_PARTS = frozenset("table figure fig section chapter page appendix eq equation".split())
@@ -104,9 +109,14 @@ def named_answer(clause: str, question: str) -> str | None:
 
     A name is a run of capitalised words or acronyms, its first word after the
     clause's first word, or the first word itself when it is an acronym
-    ("PKG introduces ..."). None when the clause gives no such name or several.
+    ("PKG introduces ..."). None when the clause gives no such name or several, and
+    when the question asks for several ("which methods") or for a measure ("which
+    temperature").
     """
-    if not _WHICH.match(question.strip()):
+    m = _WHICH.match(question.strip())
+    noun = (m.group("noun") or "").lower() if m else ""
+    plural = noun.endswith("s") and not noun.endswith(("ss", "us", "is"))
+    if m is None or plural or noun in _MEASURES:  # several names, or a figure, answer it
         return None
     asked = {stem(w) for w in re.findall(r"[^\W_]+", question.lower())}
     text = _CITE.sub(" ", clause)

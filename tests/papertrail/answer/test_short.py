@@ -77,3 +77,10 @@ def test_short_answers_are_quoted_and_verified():
     assert "tries to understand" not in draft.text
     checked = verify_answer(draft.text, h)
     assert checked.grounded and not checked.dropped
+
+
+def test_no_name_for_questions_that_ask_for_several_or_for_a_measure():
+    clause = "PKG integrates knowledge into white-box models"
+    assert named_answer(clause, "Which methods integrate knowledge into models?") is None
+    assert named_answer("At 0.5 PKG integrates knowledge", "Which temperature suits it?") is None
+    assert named_answer(clause, "Who integrates knowledge into white-box models?") == "PKG"
