@@ -29,7 +29,7 @@ import numpy as np
 
 from papertrail.answer.lookup import acronym_answer, lookup_answer
 from papertrail.answer.quotable import quotable
-from papertrail.answer.short import answering_clause, named_answer, without_opener
+from papertrail.answer.short import answering_clause, asks_one, named_answer, without_opener
 from papertrail.answer.tables import asks_computed, figure_answer
 from papertrail.protocols import Embedder
 from papertrail.settings import REFUSAL
@@ -112,7 +112,7 @@ class ExtractiveGenerator:
             chosen = _readable(merged[: max(self.max_sentences, len(best))], hits)
         if not chosen:  # say so, and show where the documents come closest
             return Draft(text=REFUSAL, mode=self.mode, notes=closest_passages(hits))
-        if not _EXPLAIN.match(question) and len(parts) == 1:
+        if not _EXPLAIN.match(question) and len(parts) == 1 and asks_one(question):
             chosen = _shortened(question, chosen)
         lines = [_cite(c.text, c.hit) for c in chosen]
         return Draft(text="\n".join(lines), mode=self.mode)

@@ -19,8 +19,9 @@ import re
 
 from papertrail.text.coverage import coverage
 from papertrail.text.figures import claim_figures, excerpt_numbers
-from papertrail.text.words import content_words, stem
+from papertrail.text.words import STOPWORDS, content_words, rarity, stem
 
+COMMON_RARITY = 2.5  # words.rarity below this: an everyday word ("each" 1.4), not a name
 MIN_WORDS = 4  # a shorter clause is a fragment, not a statement
 KEEP_COVERAGE = 0.9  # the clause must keep this share of the sentence's match to the question
 # Where a sentence joins two statements: "; ", ", and ", ", which ", ", while ", " - "
@@ -30,7 +31,7 @@ _JOIN = re.compile(
 )
 # An opening connective that only links to the sentence before
 _OPENER = re.compile(
-    r"^(?:furthermore|moreover|in addition|additionally|also|besides|likewise|similarly)\s*,?\s+",
+    r"^(?:furthermore|moreover|in addition|additionally|also|besides|likewise|similarly),\s+",
     re.I,
 )
 _CITE = re.compile(r"\s*\[\d+(?:\s*[,\u2013-]\s*\d+)*\]")  # the document's own "[75]"
@@ -45,8 +46,25 @@ _MEASURES = frozenset(
     "score number amount percentage percent rate ratio value year years date time temperature "
     "size price cost level age height width length weight speed duration share".split()
 )
+# A question that asks for several things
+_SEVERAL = re.compile(
+    r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?(?:what|which|who) (?:are|were)\b"
+    r"|\b(?:list|enumerate|name all|each of)\b",
+    re.I,
+)
 # What a document calls its own parts: a name like "Table 3" is no answer to "which method"
 _DOC_PARTS = frozenset("table figure fig section chapter page appendix eq equation".split())
+
+
+def asks_one(question: str) -> bool:
+    """Whether ``question`` asks for one thing, not a list ("What are the uses ...?",
+    "Which methods ...", "List the ...")."""
+    q = question.strip()
+    if _SEVERAL.search(q):
+        return False
+    m = _WHICH.match(q)
+    noun = (m.group("noun") or "").lower() if m else ""
+    return not (noun.endswith("s") and not noun.endswith(("ss", "us", "is")))
 
 
 def answering_clause(sentence: str, question: str) -> str:
@@ -87,7 +105,10 @@ def _pieces(sentence: str, cuts: list[re.Match]) -> list[tuple[int, int]]:
     does not read on its own, so only the first and clauses with their own subject count
     (``answering_clause`` skips lowercase openings of the first)."""
     out, start = [], 0
-    for m in cuts:
+    for k, m in enumerate(cuts):
+        end = cuts[k + 1].start() if k + 1 < len(cuts) else len(sentence)
+        if m.group().startswith(",") and len(sentence[m.end() : end].split()) <= MIN_WORDS:
+            continue  # ", and Vicuna-13B": the last item of a list, not a clause
         out.append((start, m.start()))
         start = m.end()
     out.append((start, len(sentence)))
@@ -105,35 +126,42 @@ def without_opener(sentence: str) -> str:
 
 
 def named_answer(clause: str, question: str) -> str | None:
-    """The one name ``clause`` gives that a which/who ``question`` does not, or None.
+    """The name that opens ``clause`` when a which/who ``question`` asks for it, or None.
 
-    A name is a run of capitalised words or acronyms, its first word after the
-    clause's first word, or the first word itself when it is an acronym
-    ("PKG introduces ..."). None when the clause gives no such name or several, and
-    when the question asks for several ("which methods") or for a measure ("which
-    temperature").
+    "Which method integrates knowledge into white-box models?" is answered by
+    the subject of "PKG introduces an innovative method for integrating knowledge
+    into white-box models": a run of capitalised words or acronyms opening the
+    clause, none of them the question's, followed by a lowercase word (its verb).
+    A name elsewhere in the clause is the object of something the question may
+    not ask about, so it is not taken alone. None too when the question asks for
+    several ("which methods") or for a measure ("which temperature", "what BLEU
+    score").
     """
     m = _WHICH.match(question.strip())
-    noun = (m.group("noun") or "").lower() if m else ""
-    plural = noun.endswith("s") and not noun.endswith(("ss", "us", "is"))
-    if m is None or plural or noun in _MEASURES:  # several names, or a figure, answer it
+    if m is None or not asks_one(question):
         return None
+    head = re.split(r"\b(?:is|are|was|were|does|do|did|can|has|have|had)\b", question[m.start() :])
+    if {w.lower() for w in re.findall(r"[^\W_]+", head[0])} & _MEASURES:
+        return None  # a figure answers it
     asked = {stem(w) for w in re.findall(r"[^\W_]+", question.lower())}
-    text = _CITE.sub(" ", clause)
-    words = list(re.finditer(r"[^\W_][\w.&'-]*", text))
-    runs: list[list[str]] = []
-    prev_end = -1
-    for k, m in enumerate(words):
-        w = m.group().rstrip(".'")
+    words = re.findall(r"[^\W_][\w.&'-]*|\S", _CITE.sub(" ", clause).strip())
+    run: list[str] = []
+    for w in words:
+        w = w.rstrip(".'")
+        parts = re.findall(r"[^\W_]+", w.lower())
         acronym = sum(c.isupper() for c in w) >= 2
-        capital = w[:1].isupper() and (k > 0 or acronym)
-        if not capital or stem(w.lower()) in asked or any(c.isdigit() for c in w):
-            prev_end = -1
-            continue
-        if runs and prev_end >= 0 and text[prev_end : m.start()].strip() == "":
-            runs[-1].append(w)
-        else:
-            runs.append([w])
-        prev_end = m.end()
-    names = [" ".join(r) for r in runs if r[0].lower() not in _DOC_PARTS]
-    return names[0] if len(names) == 1 else None
+        proper = w[:1].isupper() and (acronym or run or not _common(w))
+        if not proper or not parts or all(stem(p) in asked for p in parts):
+            break
+        run.append(w)
+    after = words[len(run)] if len(run) < len(words) else ""
+    if not run or not after[:1].islower() or run[0].lower() in _DOC_PARTS:
+        return None
+    if after in ("and", "or", "nor"):  # "BGM and PKG keep ...": which one is asked?
+        return None
+    return " ".join(run)
+
+
+def _common(word: str) -> bool:
+    """An everyday word ("The", "This", "Each"), capitalised only as a sentence opens."""
+    return word.lower() in STOPWORDS or rarity(word) < COMMON_RARITY

@@ -1,7 +1,7 @@
 """A quoted answer is cut to the clause that answers, or to the one name asked for."""
 
 from papertrail.answer.extractive import ExtractiveGenerator
-from papertrail.answer.short import answering_clause, named_answer, without_opener
+from papertrail.answer.short import answering_clause, asks_one, named_answer, without_opener
 from papertrail.types import Chunk, Hit
 from papertrail.verify.verify import verify_answer
 
@@ -84,3 +84,18 @@ def test_no_name_for_questions_that_ask_for_several_or_for_a_measure():
     assert named_answer(clause, "Which methods integrate knowledge into models?") is None
     assert named_answer("At 0.5 PKG integrates knowledge", "Which temperature suits it?") is None
     assert named_answer(clause, "Who integrates knowledge into white-box models?") == "PKG"
+
+
+def test_lists_stay_whole_and_a_name_must_open_the_clause():
+    listing = (
+        "We sample pairs from three baselines: ChatGPT (temperature 0.5), LLaMA-7B, and Vicuna."
+    )
+    assert answering_clause(listing, "Which baselines are sampled?") == listing
+    assert not asks_one("What are the uses of the satellites?")
+    assert not asks_one("List the error codes.")
+    assert asks_one("Which method integrates knowledge?")
+    # the name is the object, not the subject: the question may ask about something else
+    assert named_answer("In this work we propose the Transformer", "What architecture?") is None
+    # a measure is answered by a figure, never by a name
+    assert named_answer("English-to-German is 28.4", "What BLEU score does it reach?") is None
+    assert without_opener("In addition to X, RAG has Y.") == "In addition to X, RAG has Y."
