@@ -1,10 +1,12 @@
 """The offline answerer: states a table figure, or quotes the sentences that answer.
 
 ``ExtractiveGenerator`` implements the ``Generator`` protocol without an LLM.
-When a retrieved table holds the row the question names, it states the row,
-the year and the value with its unit (``tables``), unless the question asks why
-or how. Otherwise it takes the quotable sentences of each excerpt (``quotable``:
-no headings, labels, page numbers, lead-ins, bare table rows, boilerplate or
+What a listing states outright comes first (``lookup``: the long form an
+excerpt gives an acronym, the name printed beside a code). When a retrieved
+table holds the row the question names, it states the row, the year and the
+value with its unit (``tables``), unless the question asks why or how.
+Otherwise it takes the quotable sentences of each excerpt (``quotable``: no
+headings, labels, page numbers, lead-ins, bare table rows, boilerplate or
 sentences cut by the excerpt), sets aside those that cannot answer (no amount
 when the question asks for one or names a period; only other years than the
 one asked), scores the rest against the question by its rarity-weighted words
@@ -12,7 +14,9 @@ and figures, by embedding cosine when an embedder is given, and by the
 excerpt's rank, and quotes the best few that do not repeat each other, one per
 line, each with the ``[n]`` of its excerpt: the best excerpt's sentences first,
 each excerpt's in reading order. A question that asks two things ("which
-hardware ..., and how long ...?") gets the best sentence for each. When nothing
+hardware ..., and how long ...?") gets the best sentence for each; one that
+asks one thing (not why or how, not a list) gets the best sentence alone, cut
+to the clause that answers or to the name asked for (``short``). When nothing
 answers it returns the refusal sentence, with the closest passages as notes
 (passages to read, not an answer). It never paraphrases prose, so its
 citations pass verification by construction; it does not compute, compare or
@@ -202,13 +206,12 @@ class ExtractiveGenerator:
 
 
 def _shortened(question: str, chosen: list[_Candidate]) -> list[_Candidate]:
-    """Each quote cut to the clause that answers; only the name, when the best sentence
-    answers a which/who question with one (``short``)."""
+    """For a question that asks one thing, the best quote alone, cut to the clause that
+    answers, or to the name a which/who question asks for (``short``): the next-best
+    sentences are about the same subject, not more of the answer."""
     best = max(chosen, key=lambda c: c.score)
     clause = without_opener(answering_clause(best.text, question))
-    if name := named_answer(clause, question):
-        return [replace(best, text=name)]
-    return [replace(c, text=without_opener(answering_clause(c.text, question))) for c in chosen]
+    return [replace(best, text=named_answer(clause, question) or clause)]
 
 
 def _readable(chosen: list[_Candidate], hits: Sequence[Hit]) -> list[_Candidate]:

@@ -99,3 +99,13 @@ def test_lists_stay_whole_and_a_name_must_open_the_clause():
     # a measure is answered by a figure, never by a name
     assert named_answer("English-to-German is 28.4", "What BLEU score does it reach?") is None
     assert without_opener("In addition to X, RAG has Y.") == "In addition to X, RAG has Y."
+
+
+def test_a_question_that_asks_one_thing_gets_the_best_sentence_alone():
+    layers = "The encoder is composed of a stack of six identical layers."
+    heads = "Each of the layers of the encoder has eight attention heads."
+    h = hits(layers, heads)
+    one = ExtractiveGenerator().generate("How many identical layers does the encoder have?", h)
+    assert one.text == "The encoder is composed of a stack of six identical layers [1]."
+    several = ExtractiveGenerator().generate("What are the layers of the encoder made of?", h)
+    assert len(several.text.splitlines()) == 2  # a list question: each sentence may add to it
