@@ -33,7 +33,13 @@ import numpy as np
 
 from papertrail.answer.lookup import acronym_answer, lookup_answer
 from papertrail.answer.quotable import quotable
-from papertrail.answer.short import answering_clause, asks_one, named_answer, without_opener
+from papertrail.answer.short import (
+    answer_tail,
+    answering_clause,
+    asks_one,
+    named_answer,
+    without_opener,
+)
 from papertrail.answer.tables import asks_computed, figure_answer
 from papertrail.protocols import Embedder
 from papertrail.settings import REFUSAL
@@ -211,7 +217,8 @@ def _shortened(question: str, chosen: list[_Candidate]) -> list[_Candidate]:
     sentences are about the same subject, not more of the answer."""
     best = max(chosen, key=lambda c: c.score)
     clause = without_opener(answering_clause(best.text, question))
-    return [replace(best, text=named_answer(clause, question) or clause)]
+    short = named_answer(clause, question) or answer_tail(clause, question)
+    return [replace(best, text=short or clause)]
 
 
 def _readable(chosen: list[_Candidate], hits: Sequence[Hit]) -> list[_Candidate]:

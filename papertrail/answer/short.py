@@ -46,6 +46,15 @@ _MEASURES = frozenset(
     "score number amount percentage percent rate ratio value year years date time temperature "
     "size price cost level age height width length weight speed duration share".split()
 )
+# Questions whose answer may follow their own words restated: where, when, who, which, what
+_TAIL_ASKED = re.compile(
+    r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?(?:where|when|who|which|what)\b", re.I
+)
+# A verb group between a restated question and its answer: "was conceived", "is", "has been"
+_VERBISH = re.compile(r"(?:is|are|was|were|be|been|being|has|have|had|\w+ed|\w+en)")
+MIN_RESTATED = 0.4  # the clause must hold this share of the question's words to restate it
+MAX_HEAD = 6  # words before the restated question: a heading run in at most
+MAX_TAIL_WORDS = 12  # a longer rest is a statement of its own, not the answer
 # A question that asks for several things
 _SEVERAL = re.compile(
     r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?(?:what|which|who) (?:are|were)\b"
@@ -160,6 +169,51 @@ def named_answer(clause: str, question: str) -> str | None:
     if after in ("and", "or", "nor"):  # "BGM and PKG keep ...": which one is asked?
         return None
     return " ".join(run)
+
+
+def answer_tail(clause: str, question: str) -> str | None:
+    """What ``clause`` says after restating ``question``, or None.
+
+    "Where was Gestalt psychology conceived?" and "Gestalt psychology was
+    conceived in the Berlin School of Experimental Psychology": the shortest run
+    of the clause holding all of the question's words it holds restates the
+    question ("Gestalt psychology"); what follows, its verb group left off, is
+    the answer ("in the Berlin School of Experimental Psychology"). None unless
+    the question asks where, when, who, which or what for one thing, the
+    restating run opens the clause (a heading run in before it aside) and adds
+    at most one word of its own (else the answer may sit inside it: "we propose
+    the Transformer, a model architecture"), and the rest is short, whole (no
+    bracket cut open) and says something the question does not.
+    """
+    if not _TAIL_ASKED.match(question.strip()) or not asks_one(question):
+        return None
+    asked = {stem(w) for w in content_words(question)}
+    spans = [(m.start(), m.end()) for m in re.finditer(r"[^\W_][\w.'-]*", clause)]
+    full = coverage(question, clause)[0]
+    if full < MIN_RESTATED or not spans:
+        return None
+    end = next(
+        (j for j in range(len(spans)) if coverage(question, clause[: spans[j][1]])[0] >= full),
+        len(spans) - 1,
+    )
+    start = max(
+        i
+        for i in range(end + 1)
+        if coverage(question, clause[spans[i][0] : spans[end][1]])[0] >= full
+    )
+    window = clause[spans[start][0] : spans[end][1]]
+    if len([w for w in content_words(window) if stem(w) not in asked]) > 1 or start > MAX_HEAD:
+        return None  # the answer may be inside the run, or the clause is about more
+    rest = spans[end + 1 :]
+    while rest and len(rest) > 1 and _VERBISH.fullmatch(clause[rest[0][0] : rest[0][1]].lower()):
+        rest = rest[1:]  # "was conceived in ..." -> "in ..."
+    tail = clause[rest[0][0] :].strip(" ,;:.") if rest else ""
+    if tail.count("(") != tail.count(")"):
+        return None  # cut inside brackets: "(temperature 0.5), LLaMA-7B"
+    new = [w for w in content_words(tail) if stem(w) not in asked]
+    if not (new or _states_number(tail)) or len(tail.split()) > MAX_TAIL_WORDS:
+        return None
+    return tail
 
 
 def _common(word: str) -> bool:

@@ -1,7 +1,13 @@
 """A quoted answer is cut to the clause that answers, or to the one name asked for."""
 
 from papertrail.answer.extractive import ExtractiveGenerator
-from papertrail.answer.short import answering_clause, asks_one, named_answer, without_opener
+from papertrail.answer.short import (
+    answer_tail,
+    answering_clause,
+    asks_one,
+    named_answer,
+    without_opener,
+)
 from papertrail.types import Chunk, Hit
 from papertrail.verify.verify import verify_answer
 
@@ -72,9 +78,8 @@ def test_short_answers_are_quoted_and_verified():
     assert draft.text == "PKG [2]."
     checked = verify_answer(draft.text, h)
     assert checked.grounded and not checked.dropped
-    draft = gen.generate("Where was Gestalt psychology conceived?", h)
-    assert draft.text.startswith("Gestalt psychology was conceived in the Berlin School")
-    assert "tries to understand" not in draft.text
+    draft = gen.generate("What does Gestalt psychology try to understand in perception?", h)
+    assert "tries to understand the laws" in draft.text  # its clause does not stand alone
     checked = verify_answer(draft.text, h)
     assert checked.grounded and not checked.dropped
 
@@ -109,3 +114,27 @@ def test_a_question_that_asks_one_thing_gets_the_best_sentence_alone():
     assert one.text == "The encoder is composed of a stack of six identical layers [1]."
     several = ExtractiveGenerator().generate("What are the layers of the encoder made of?", h)
     assert len(several.text.splitlines()) == 2  # a list question: each sentence may add to it
+
+
+def test_what_follows_the_restated_question_is_the_answer():
+    clause = answering_clause(GESTALT, "Where was Gestalt psychology conceived?")
+    question = "Where was Gestalt psychology conceived?"
+    assert answer_tail(clause, question) == "in the Berlin School of Experimental Psychology"
+    # a heading run in before the restated question is left off too
+    headed = "Gestalt Principles of Visual Perception " + clause
+    assert answer_tail(headed, question) == "in the Berlin School of Experimental Psychology"
+    # the answer inside the restating run: no tail
+    proposed = "In this work we propose the Transformer, a model architecture relying on attention"
+    assert answer_tail(proposed, "What architecture does this paper propose?") is None
+    # the question's words at the end of a long clause: it is about something else
+    late = "The launch of 17 satellites is another highlight during the reporting period"
+    assert answer_tail(late, "What year is the report for?") is None
+    assert answer_tail(clause, "Why was Gestalt psychology conceived?") is None
+
+
+def test_a_tail_answer_is_verified_as_a_quote():
+    h = hits(BRIDGE, GESTALT)
+    draft = ExtractiveGenerator().generate("Where was Gestalt psychology conceived?", h)
+    assert draft.text == "in the Berlin School of Experimental Psychology [2]."
+    checked = verify_answer(draft.text, h)
+    assert checked.grounded and not checked.dropped
