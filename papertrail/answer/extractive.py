@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from papertrail.answer.lookup import acronym_answer, lookup_answer
+from papertrail.answer.lookup import acronym_answer, field_answer, lookup_answer
 from papertrail.answer.quotable import quotable
 from papertrail.answer.short import (
     answer_tail,
@@ -106,7 +106,8 @@ class ExtractiveGenerator:
 
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
         # what a listing or a definition states outright: the name beside a code, a long form
-        if found := acronym_answer(question, hits) or lookup_answer(question, hits):
+        found = acronym_answer(question, hits) or lookup_answer(question, hits)
+        if found := found or field_answer(question, hits):
             return Draft(text=_cite(*found), mode=self.mode)
         if not _EXPLAIN.match(question) and (figure := figure_answer(question, hits, self.domains)):
             return Draft(text=_cite(*figure), mode=self.mode)

@@ -1,8 +1,9 @@
-"""Looking up what a question names by its code or acronym, where a document lists it.
+"""Looking up what a question names by its code, label or acronym, where a document lists it.
 
 "What does NARL stand for?" is answered by the long form an excerpt defines
 ("National Atmospheric Research Laboratory (NARL)"; ``acronym_answer``, from
-``text.acronyms``), quoted as written.
+``text.acronyms``), quoted as written; "What is the CA Bar no?" by the label
+as printed with the number after it ("CA. Bar No. 239516"; ``field_answer``).
 
 Listings in manuals and reports pair a code with a name on one printed line
 ("1. Little Rock AR01", "E-12 Water tank empty"). When a question asks what
@@ -39,6 +40,15 @@ _WHAT = re.compile(
 )
 # A term the question quotes: 'Contact.Meet', "Error 12"
 _QUOTED = re.compile(r"(?<!\w)['\"\u2018\u201c]([^'\"\u2019\u201d]{2,40})['\"\u2019\u201d](?!\w)")
+# "What is the <label> (of / for / in ...)?": the label is asked for its value
+_FIELD_ASKED = re.compile(
+    r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?what(?:'s| is| was) (?:the |its )?"
+    r"(?P<label>[^?]+?)(?:\s+(?:of|for|in|on|at)\b[^?]*)?\s*\??$",
+    re.I,
+)
+_YEARISH = re.compile(r"\b(?:19|20)\d\d\b|\b(?:FY|Q[1-4]|H[12])\s?\d*\b")
+_VALUE = r"[A-Z0-9][A-Z0-9/-]*\d[A-Z0-9/-]*|\d[\d-]*"  # 239516, AB-1234, 2:18 not
+MAX_LABEL_WORDS = 5  # "CA Bar no", "model number", "serial no": labels are short
 HANGING = 2.0  # points: a line set further right than the term's line continues its entry
 _CHOICE = re.compile(r"\bor\b|\bcompare|\bversus\b|\bvs\.?\b|\bdifference\b", re.I)
 _LIST_MARK = re.compile(r"^(?:\(?\d{1,3}[.)]|\(?[a-z][.)]|[-*\u2022\u25aa\u25cf])\s+")
@@ -81,6 +91,33 @@ def lookup_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
                     value = f"{above} {value}"
             if value and len(value.split()) <= MAX_WORDS and re.search(r"[^\W\d_]", value):
                 return value, n
+    return None
+
+
+def field_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
+    """(the label the question names with the number or identifier printed after it,
+    1-based hit), or None: "What is the CA Bar no of the report?" -> "CA. Bar No. 239516".
+
+    As on a form or a letterhead: the label's words in a row (punctuation aside),
+    then one value with a digit. Not for questions naming a period, nor when a second
+    figure follows (a table row: which column is asked?).
+    """
+    m = _FIELD_ASKED.match(normalize(question).strip())
+    if m is None or _YEARISH.search(question):
+        return None
+    label = re.findall(r"[^\W_]+", m.group("label"))
+    if not 2 <= len(label) <= MAX_LABEL_WORDS:
+        return None
+    glue = r"[\s.,:;#()-]*"
+    field = re.compile(
+        r"(?<![\w])" + glue.join(re.escape(w) for w in label) + rf"\.?{glue}(?P<value>{_VALUE})"
+        r"(?![\w.,-]*\d)(?!\s*[(\$]?\d)",
+        re.I,
+    )
+    for n, hit in enumerate(hits[:MAX_HITS], 1):
+        text = " ".join(normalize(hit.chunk.text).split())
+        if found := field.search(text):
+            return text[found.start() : found.end()].strip(), n
     return None
 
 

@@ -1,7 +1,7 @@
 """Answers looked up where a document lists them: the name beside a code, a long form."""
 
 from papertrail.answer.extractive import ExtractiveGenerator
-from papertrail.answer.lookup import asked_code, lookup_answer
+from papertrail.answer.lookup import asked_code, field_answer, lookup_answer
 from papertrail.types import Chunk, Hit, Rect
 from papertrail.verify.verify import verify_answer
 
@@ -98,3 +98,20 @@ def test_a_quoted_term_gets_the_entry_printed_beside_it_hanging_lines_included()
     )
     assert lookup_answer("Tell me the template for 'Contact.Phone'.", h) is None
     assert lookup_answer("Is 'Contact.Meet' a template or a label?", h) is None
+
+
+def test_a_labelled_number_is_quoted_with_its_label():
+    signature = (
+        "Respectfully submitted, ADRIANA DYDELL Assistant United States Attorney 211 W. Fort "
+        "Street, Suite 2001 Detroit, Michigan 48226 Dated: September 2018 (CA. Bar No. 239516)"
+    )
+    h = hits(chunk([PROSE]), chunk([signature], 1))
+    assert field_answer("what is the CA, Bar no of the report?", h) == ("CA. Bar No. 239516", 2)
+    assert field_answer("What is the bar number?", h) is None  # not the label it prints
+    row = "Total revenue 1,200 1,350 1,410"  # a table row: which column is asked?
+    assert field_answer("What is the total revenue?", hits(chunk([row]))) is None
+    assert field_answer("What is the total revenue in 2019?", hits(chunk([row]))) is None
+    draft = ExtractiveGenerator().generate("what is the CA, Bar no of the report?", h)
+    assert draft.text == "CA. Bar No. 239516 [2]."
+    checked = verify_answer(draft.text, h)
+    assert checked.grounded and not checked.dropped
