@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from papertrail.answer.definitions import definition_answer
 from papertrail.answer.lookup import acronym_answer, field_answer, lookup_answer
 from papertrail.answer.quotable import quotable
 from papertrail.answer.short import (
@@ -107,7 +108,8 @@ class ExtractiveGenerator:
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
         # what a listing or a definition states outright: the name beside a code, a long form
         found = acronym_answer(question, hits) or lookup_answer(question, hits)
-        if found := found or field_answer(question, hits):
+        found = found or field_answer(question, hits) or definition_answer(question, hits)
+        if found:
             return Draft(text=_cite(*found), mode=self.mode)
         if not _EXPLAIN.match(question) and (figure := figure_answer(question, hits, self.domains)):
             return Draft(text=_cite(*figure), mode=self.mode)
