@@ -6,8 +6,11 @@ Psychology, and tries to understand the laws of ..."). ``answering_clause``
 keeps the clause that holds the question's words and something the question
 does not say (the answer), when that clause reads on its own; ``named_answer``
 gives only the name when a "which method / who ..." question is answered by the
-one name such a clause adds ("Furthermore, PKG introduces an innovative method
-for integrating knowledge into white-box models" -> "PKG"). Both return
+name that opens such a clause ("Furthermore, PKG introduces an innovative method
+for integrating knowledge into white-box models" -> "PKG"); ``answer_tail``
+what a clause says after restating the question ("Gestalt psychology was
+conceived | in the Berlin School of Experimental Psychology"). ``asks_one``
+tells a question that asks one thing from one asking for a list. All return
 verbatim pieces of the sentence, so a quote stays a quote for the verifier.
 They do not paraphrase, join clauses of different sentences, or judge which
 sentence answers (``extractive`` does).
@@ -51,7 +54,10 @@ _TAIL_ASKED = re.compile(
     r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?(?:where|when|who|which|what)\b", re.I
 )
 # A verb group between a restated question and its answer: "was conceived", "is", "has been"
-_VERBISH = re.compile(r"(?:is|are|was|were|be|been|being|has|have|had|\w+ed|\w+en)")
+# (lowercase: "Sweden" is no verb)
+_VERBISH = re.compile(r"(?:is|are|was|were|be|been|being|has|have|had|[a-z]+ed|[a-z]+en)")
+MAX_VERBS = 3  # "has been conceived"
+_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|cannot|without)\b|n't\b", re.I)
 MIN_RESTATED = 0.4  # the clause must hold this share of the question's words to restate it
 MAX_HEAD = 6  # words before the restated question: a heading run in at most
 MAX_TAIL_WORDS = 12  # a longer rest is a statement of its own, not the answer
@@ -205,9 +211,12 @@ def answer_tail(clause: str, question: str) -> str | None:
     if len([w for w in content_words(window) if stem(w) not in asked]) > 1 or start > MAX_HEAD:
         return None  # the answer may be inside the run, or the clause is about more
     rest = spans[end + 1 :]
-    while rest and len(rest) > 1 and _VERBISH.fullmatch(clause[rest[0][0] : rest[0][1]].lower()):
-        rest = rest[1:]  # "was conceived in ..." -> "in ..."
+    verbs = 0
+    while len(rest) > 1 and verbs < MAX_VERBS and _VERBISH.fullmatch(clause[slice(*rest[0])]):
+        rest, verbs = rest[1:], verbs + 1  # "was conceived in ..." -> "in ..."
     tail = clause[rest[0][0] :].strip(" ,;:.") if rest else ""
+    if _NEGATION.search(clause[: rest[0][0] if rest else len(clause)]):
+        return None  # "was not conceived in ...": the tail alone would drop the "not"
     if tail.count("(") != tail.count(")"):
         return None  # cut inside brackets: "(temperature 0.5), LLaMA-7B"
     new = [w for w in content_words(tail) if stem(w) not in asked]

@@ -138,3 +138,11 @@ def test_a_tail_answer_is_verified_as_a_quote():
     assert draft.text == "in the Berlin School of Experimental Psychology [2]."
     checked = verify_answer(draft.text, h)
     assert checked.grounded and not checked.dropped
+
+
+def test_no_tail_that_would_drop_a_negation_or_take_a_name_for_a_verb():
+    question = "Where was the device assembled?"
+    assert answer_tail("The device was not assembled in Sweden and Norway", question) is None
+    assert answer_tail("The device was assembled Sweden-side in Malmo", question) == (
+        "Sweden-side in Malmo"
+    )
