@@ -22,6 +22,12 @@ _ASKS = re.compile(
     r"|\b(?:acronym|abbreviation)\b|\bspelled\s+out\b",
     re.I,
 )
+# Questions that mention an acronym but ask something else: a count, a place, yes or no
+_OTHER = re.compile(
+    r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?"
+    r"(?:how\s+(?:many|much|often|long)|when|where|why|is|are|was|were|does|do|did|can|has)\b",
+    re.I,
+)
 _SMALL = frozenset("of and for the in on to at by with a an & de".split())
 MAX_EXTRA_WORDS = 5  # a long form has at most the acronym's letters plus this many words
 
@@ -31,8 +37,9 @@ def _is_acronym(token: str) -> bool:
 
 
 def asked_acronym(question: str) -> str | None:
-    """The acronym ``question`` asks to be spelled out, or None."""
-    if not _ASKS.search(question):
+    """The acronym ``question`` asks to be spelled out, or None ("How many times does the
+    acronym RAG appear?" asks no such thing)."""
+    if not _ASKS.search(question) or _OTHER.match(question.strip()):
         return None
     found = [t for t in _TOKEN.findall(question) if _is_acronym(t)]
     return found[0] if len(found) == 1 else None  # two acronyms: which one is asked?

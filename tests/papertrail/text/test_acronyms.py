@@ -20,6 +20,8 @@ TEXT = (
         ("Which organisation is the abbreviation DoS short for?", "DoS"),
         ("How many centres does NARL run?", None),  # not asked to spell it out
         ("What do NARL and DOS stand for?", None),  # two: which one?
+        ("How many times does the acronym NARL appear?", None),
+        ("Does NARL stand for a laboratory?", None),
     ],
 )
 def test_reads_the_acronym_a_question_asks_to_spell_out(question, acronym):
