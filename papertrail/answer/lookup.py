@@ -47,7 +47,8 @@ _FIELD_ASKED = re.compile(
     re.I,
 )
 _YEARISH = re.compile(r"\b(?:19|20)\d\d\b|\b(?:FY|Q[1-4]|H[12])\s?\d*\b")
-_VALUE = r"[A-Z0-9][A-Z0-9/-]*\d[A-Z0-9/-]*|\d[\d-]*"  # 239516, AB-1234, 2:18 not
+# 239516, AB-1234, (313) 226-9125
+_VALUE = r"\(\d{2,4}\)\s?\d[\d-]*\d|[A-Z0-9][A-Z0-9/-]*\d[A-Z0-9/-]*|\d[\d-]*"
 MAX_LABEL_WORDS = 5  # "CA Bar no", "model number", "serial no": labels are short
 HANGING = 2.0  # points: a line set further right than the term's line continues its entry
 _CHOICE = re.compile(r"\bor\b|\bcompare|\bversus\b|\bvs\.?\b|\bdifference\b", re.I)
@@ -110,7 +111,8 @@ def field_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
         return None
     glue = r"[\s.,:;#()-]*"
     field = re.compile(
-        r"(?<![\w])" + glue.join(re.escape(w) for w in label) + rf"\.?{glue}(?P<value>{_VALUE})"
+        r"(?<![\w])" + glue.join(re.escape(w) for w in label) + r"\.?[\s.:#-]*"
+        rf"(?P<value>{_VALUE})"
         r"(?![\w.,-]*\d)(?!\s*[(\$]?\d)",
         re.I,
     )

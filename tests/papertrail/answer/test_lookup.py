@@ -108,6 +108,11 @@ def test_a_labelled_number_is_quoted_with_its_label():
     h = hits(chunk([PROSE]), chunk([signature], 1))
     assert field_answer("what is the CA, Bar no of the report?", h) == ("CA. Bar No. 239516", 2)
     assert field_answer("What is the bar number?", h) is None  # not the label it prints
+    phone = hits(chunk(["Detroit, Michigan 48226 Phone Number: (313) 226-9125 Dated: 2018"]))
+    assert field_answer("What is the phone number of the office?", phone) == (
+        "Phone Number: (313) 226-9125",
+        1,
+    )
     row = "Total revenue 1,200 1,350 1,410"  # a table row: which column is asked?
     assert field_answer("What is the total revenue?", hits(chunk([row]))) is None
     assert field_answer("What is the total revenue in 2019?", hits(chunk([row]))) is None
