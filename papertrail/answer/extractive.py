@@ -126,7 +126,7 @@ class ExtractiveGenerator:
         if not chosen:  # say so, and show where the documents come closest
             return Draft(text=REFUSAL, mode=self.mode, notes=closest_passages(hits))
         if not _EXPLAIN.match(question) and len(parts) == 1 and asks_one(question):
-            chosen = _shortened(question, chosen)
+            chosen = self._shortened(question, chosen)
         lines = [_cite(c.text, c.hit) for c in chosen]
         return Draft(text="\n".join(lines), mode=self.mode)
 
@@ -190,6 +190,27 @@ class ExtractiveGenerator:
             chosen = [c for c in chosen if _states_amount(c.text)]  # the rest must add one too
         return _readable(chosen, hits)
 
+    def _shortened(self, question: str, chosen: list[_Candidate]) -> list[_Candidate]:
+        """For a question that asks one thing, one quote: of the sentences chosen, the one
+        whose answering clause (``short``) is closest to the question, cut to that clause,
+        or to the name a which/who question asks for. The others are about the same
+        subject, not more of the answer; comparing clauses, not whole sentences, keeps a
+        sentence that answers in its first clause from losing to one that is shorter but
+        about something else ("The decoder is also a stack of six identical layers")."""
+        clauses = [without_opener(answering_clause(c.text, question)) for c in chosen]
+        sims = self._similarities(question, clauses)
+        # the question's words it holds, its words the question holds (a clause about
+        # something else adds words of its own), and closeness in meaning
+        fit = [
+            coverage(question, t)[0]
+            + coverage(t, question)[0]
+            + (max(0.0, sims[k]) if sims is not None else 0.0)
+            for k, t in enumerate(clauses)
+        ]
+        k = max(range(len(chosen)), key=lambda j: (fit[j], chosen[j].score))
+        short = named_answer(clauses[k], question) or answer_tail(clauses[k], question)
+        return [replace(chosen[k], text=short or clauses[k])]
+
     @staticmethod
     def _focus(question: str, hits: Sequence[Hit]) -> frozenset[str]:
         """The question's words that are not the document's topic.
@@ -212,16 +233,6 @@ class ExtractiveGenerator:
             return None
         vecs = np.asarray(self.embedder.embed([question, *sentences]))
         return vecs[1:] @ vecs[0]
-
-
-def _shortened(question: str, chosen: list[_Candidate]) -> list[_Candidate]:
-    """For a question that asks one thing, the best quote alone, cut to the clause that
-    answers, or to the name a which/who question asks for (``short``): the next-best
-    sentences are about the same subject, not more of the answer."""
-    best = max(chosen, key=lambda c: c.score)
-    clause = without_opener(answering_clause(best.text, question))
-    short = named_answer(clause, question) or answer_tail(clause, question)
-    return [replace(best, text=short or clause)]
 
 
 def _readable(chosen: list[_Candidate], hits: Sequence[Hit]) -> list[_Candidate]:

@@ -10,6 +10,7 @@ from papertrail.answer.short import (
 )
 from papertrail.types import Chunk, Hit
 from papertrail.verify.verify import verify_answer
+from tests.fakes import HashEmbedder
 
 GESTALT = (
     "Gestalt psychology was conceived in the Berlin School of Experimental Psychology, and "
@@ -146,3 +147,15 @@ def test_no_tail_that_would_drop_a_negation_or_take_a_name_for_a_verb():
     assert answer_tail("The device was assembled Sweden-side in Malmo", question) == (
         "Sweden-side in Malmo"
     )
+
+
+def test_of_close_sentences_the_one_whose_clause_answers_is_quoted():
+    stacks = (
+        "The encoder is composed of a stack of N = 6 identical layers, and each layer has two "
+        "sub-layers: a multi-head self-attention mechanism and a position-wise feed-forward "
+        "network. The decoder is also a stack of six identical layers, with a third sub-layer "
+        "that attends over the output of the encoder."
+    )
+    gen = ExtractiveGenerator(HashEmbedder())
+    draft = gen.generate("How many identical layers are in the encoder stack?", hits(stacks))
+    assert draft.text == "The encoder is composed of a stack of N = 6 identical layers [1]."
