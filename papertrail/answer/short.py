@@ -64,7 +64,8 @@ MAX_TAIL_WORDS = 12  # a longer rest is a statement of its own, not the answer
 # A question that asks for several things
 _SEVERAL = re.compile(
     r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?(?:what|which|who) (?:are|were)\b"
-    r"|\b(?:list|enumerate|name all|each of)\b",
+    r"|\b(?:list|enumerate|name all|each of)\b"
+    r"|,?\s+and\s+(?:how|what|which|when|where|who|why)\b",  # two questions in one
     re.I,
 )
 # What a document calls its own parts: a name like "Table 3" is no answer to "which method"
@@ -210,11 +211,15 @@ def answer_tail(clause: str, question: str) -> str | None:
     window = clause[spans[start][0] : spans[end][1]]
     if len([w for w in content_words(window) if stem(w) not in asked]) > 1 or start > MAX_HEAD:
         return None  # the answer may be inside the run, or the clause is about more
+    if _states_number(clause[: spans[end][1]]):
+        return None  # "It reaches 28.4 BLEU on German": the answer came with the question
     rest = spans[end + 1 :]
     verbs = 0
     while len(rest) > 1 and verbs < MAX_VERBS and _VERBISH.fullmatch(clause[slice(*rest[0])]):
         rest, verbs = rest[1:], verbs + 1  # "was conceived in ..." -> "in ..."
     tail = clause[rest[0][0] :].strip(" ,;:.") if rest else ""
+    if re.match(r"(?:and|or|but|nor|while|whereas)\b", tail, re.I):
+        return None  # "... and 41.0 BLEU on French": a second statement, not the answer
     if _NEGATION.search(clause[: rest[0][0] if rest else len(clause)]):
         return None  # "was not conceived in ...": the tail alone would drop the "not"
     if tail.count("(") != tail.count(")"):

@@ -159,3 +159,12 @@ def test_of_close_sentences_the_one_whose_clause_answers_is_quoted():
     gen = ExtractiveGenerator(HashEmbedder())
     draft = gen.generate("How many identical layers are in the encoder stack?", hits(stacks))
     assert draft.text == "The encoder is composed of a stack of N = 6 identical layers [1]."
+
+
+def test_no_tail_when_the_answer_came_with_the_restated_question():
+    question = "What BLEU score does the model achieve on English-to-German?"
+    both = "Our model achieves 28.4 BLEU on English-to-German, improving by over 2 BLEU"
+    assert answer_tail(both, question) is None  # 28.4 is inside: the rest is no answer
+    joined = "It reaches BLEU on English-to-German and 41.0 BLEU on English-to-French"
+    assert answer_tail(joined, "What BLEU on English-to-German?") is None  # "and ...": more
+    assert not asks_one("Who should I mention, and which channel should this be posted in?")
