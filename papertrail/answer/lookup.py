@@ -82,6 +82,8 @@ def lookup_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
         return _entry(term, hits) if term else None
     for n, hit in enumerate(hits[:MAX_HITS], 1):
         lines = _lines(hit.chunk.text, hit.chunk.lines)
+        if not _listing(lines, code):
+            continue  # one line ending in a code is prose wrapped there, not a listing
         for i, line in enumerate(lines):
             value = _beside(line, code)
             if value is None:
@@ -144,6 +146,22 @@ def _entry(term: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
             if value and len(value.split()) <= MAX_TERM_WORDS and re.search(r"[^\W\d_]", value):
                 return value, n
     return None
+
+
+def _listing(lines: list[str], code: str) -> bool:
+    """Whether another line starts or ends with a code of the same shape ("AR02" beside
+    "AR01": letters and digits in the same places), as rows of a listing do."""
+    shape = _shape(code)
+    for line in lines:
+        words = _LIST_MARK.sub("", line.strip()).split()
+        ends = {w.strip(".,;:") for w in words[:1] + words[-1:]}
+        if any(e != code and _shape(e) == shape and _CODE.fullmatch(e) for e in ends):
+            return True
+    return False
+
+
+def _shape(code: str) -> str:
+    return re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", code))
 
 
 def _lines(text: str, starts: Sequence[int]) -> list[str]:

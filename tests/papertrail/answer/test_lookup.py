@@ -120,3 +120,8 @@ def test_a_labelled_number_is_quoted_with_its_label():
     assert draft.text == "CA. Bar No. 239516 [2]."
     checked = verify_answer(draft.text, h)
     assert checked.grounded and not checked.dropped
+
+
+def test_a_line_of_prose_ending_in_a_code_is_no_listing():
+    prose = ["For the full table of charges see the schedule in annex AB12 ", "of this guide. "]
+    assert lookup_answer("What is in annex AB12?", hits(chunk(prose))) is None
