@@ -138,6 +138,17 @@ def _entry(term: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
             if not line.startswith(term + " "):
                 continue
             parts, left = [line[len(term) :].strip()], chunk.rects[i].x0
+            kin = _word_shape(term.split()[0])
+            others = [
+                k
+                for k, other in enumerate(lines)
+                if k != i
+                and other.split()
+                and abs(chunk.rects[k].x0 - left) <= HANGING
+                and _word_shape(other.split()[0]) == kin
+            ]
+            if not others:
+                continue  # one line opening with the term is prose, not an entry of a list
             for j in range(i + 1, len(lines)):
                 if chunk.rects[j].x0 <= left + HANGING:
                     break
@@ -158,6 +169,12 @@ def _listing(lines: list[str], code: str) -> bool:
         if any(e != code and _shape(e) == shape and _CODE.fullmatch(e) for e in ends):
             return True
     return False
+
+
+def _word_shape(word: str) -> str:
+    """Runs of capitals, small letters and digits as A, a and 9: "Contact.Meet" and
+    "Life.Marry" are both "Aa.Aa", as the labels of one listing are."""
+    return re.sub(r"[a-z]+", "a", re.sub(r"[A-Z]+", "A", re.sub(r"\d+", "9", word)))
 
 
 def _shape(code: str) -> str:

@@ -125,3 +125,11 @@ def test_a_labelled_number_is_quoted_with_its_label():
 def test_a_line_of_prose_ending_in_a_code_is_no_listing():
     prose = ["For the full table of charges see the schedule in annex AB12 ", "of this guide. "]
     assert lookup_answer("What is in annex AB12?", hits(chunk(prose))) is None
+
+
+def test_a_line_of_prose_opening_with_the_quoted_term_is_no_entry():
+    lines = ["Contact.Meet is the label we found hardest, as the table shows. ", "Other labels "]
+    c = chunk(lines)
+    rects = (Rect(86, 0, 500, 8), Rect(86, 10, 300, 18))
+    h = hits(Chunk(c.doc_id, c.doc_name, 0, 29, c.text, rects, "", c.lines))
+    assert lookup_answer("Tell me the template for 'Contact.Meet'.", h) is None
