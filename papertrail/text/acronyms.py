@@ -3,9 +3,10 @@
 ``asked_acronym`` reads the acronym a question asks to be spelled out ("What
 does NARL stand for?", "the full form of GDP"); ``expansions`` finds the long
 forms a text defines for it, in either order ("Long Form (LF)" or "LF (Long
-Form)"), matched letter by letter as Schwartz and Hearst (2003) do: each
-letter of the acronym, last to first, is found in the long form, the first one
-at the start of a word. It does not guess expansions the text does not write.
+Form)") or in words ("LF stands for Long Form"), matched letter by letter as
+Schwartz and Hearst (2003) do: each letter of the acronym, last to first, is
+found in the long form, the first one at the start of a word. It does not guess
+expansions the text does not write.
 """
 
 from __future__ import annotations
@@ -85,4 +86,11 @@ def expansions(text: str, acronym: str) -> list[str]:
         cand = m.group(1).strip(" ,;:\"'")
         if _matches(acronym, cand) and cand not in out:
             out.append(cand)
+    # "LF stands for Long Form", "LF, short for Long Form": up to the next punctuation
+    said = rf"\b{esc}\b,?\s+(?:stands\s+for|is\s+short\s+for|short\s+for)\s+"
+    for m in re.finditer(said, text):
+        words = re.split(r"[,.;:()]", text[m.end() :], maxsplit=1)[0].split()
+        cand = " ".join(words).strip("\"'")
+        if len(words) <= len(acronym) + MAX_EXTRA_WORDS and _matches(acronym, cand):
+            out += [cand] if cand not in out else []
     return out

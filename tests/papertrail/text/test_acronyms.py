@@ -41,3 +41,11 @@ def test_does_not_guess_a_long_form_whose_letters_do_not_match():
     assert expansions("the new Gross Domestic Product (GDP) figure", "GDP") == [
         "Gross Domestic Product"
     ]
+
+
+def test_finds_a_long_form_spelled_out_in_words():
+    said = "Here NARL stands for National Atmospheric Research Laboratory, a centre."
+    assert expansions(said, "NARL") == ["National Atmospheric Research Laboratory"]
+    short = "GPL, short for GNU General Public License, applies."
+    assert expansions(short, "GPL") == ["GNU General Public License"]
+    assert expansions("GPL stands for something else entirely.", "GPL") == []
