@@ -109,6 +109,26 @@ def calculate(
     return Calculation(metric, tuple(operands), stated(metric, value, unit), unit)
 
 
+def worked_out(
+    question: str, hits: Sequence[Hit], domains: Sequence[Domain], printed: str = ""
+) -> Calculation | None:
+    """The metric a domain reads ``question`` to ask, worked out from the rows of ``hits``.
+
+    A figure the document prints under the metric's own name (``printed``, a table
+    row's sentence: "Gross margin in 2022 was $582 million") beats working it out; a
+    line item is still looked up the metric's way (its statement, the unit asked).
+    """
+    for domain in domains:
+        metric = domain.metric(question)
+        calc = calculate(metric, hits, domains) if metric else None
+        if calc is None:
+            continue
+        named = calc.metric.name.split(" ", 1)[1]  # without its period
+        if len(calc.operands) == 1 or not printed.lower().startswith(named):
+            return calc
+    return None
+
+
 def sentence(calc: Calculation) -> str:
     """The answer: "The FY2019 fixed asset turnover ratio was 24.26." (no citation yet)."""
     if len(calc.operands) == 1:  # a line item: its own label ("Total net sales in 2017 were")

@@ -1,10 +1,12 @@
 """The offline answerer: states a table figure, or quotes the sentences that answer.
 
 ``ExtractiveGenerator`` implements the ``Generator`` protocol without an LLM.
-When a retrieved table holds the row the question names, it states the row,
-the year and the value with its unit (``tables``), unless the question asks why
-or how. Otherwise it takes the quotable sentences of each excerpt (``quotable``:
-no headings, labels, page numbers, lead-ins, bare table rows, boilerplate or
+What a listing states outright comes first (``lookup``: the long form an
+excerpt gives an acronym, the name printed beside a code). When a retrieved
+table holds the row the question names, it states the row, the year and the
+value with its unit (``tables``), unless the question asks why or how.
+Otherwise it takes the quotable sentences of each excerpt (``quotable``: no
+headings, labels, page numbers, lead-ins, bare table rows, boilerplate or
 sentences cut by the excerpt), sets aside those that cannot answer (no amount
 when the question asks for one or names a period; only other years than the
 one asked), scores the rest against the question by its rarity-weighted words
@@ -12,10 +14,12 @@ and figures, by embedding cosine when an embedder is given, and by the
 excerpt's rank, and quotes the best few that do not repeat each other, one per
 line, each with the ``[n]`` of its excerpt: the best excerpt's sentences first,
 each excerpt's in reading order. A question that asks two things ("which
-hardware ..., and how long ...?") gets the best sentence for each. When a domain
+hardware ..., and how long ...?") gets the best sentence for each; one that
+asks one thing (not why or how, not a list) gets the best sentence alone, cut
+to the clause that answers or to the name asked for (``short``). When a domain
 reads the question to ask for a figure worked out from table rows (a ratio, a
-growth, a line item in a unit), it states that figure (``compute``) and leaves
-the check of each row and of the arithmetic to the verifier. When nothing
+growth, a line item in a unit), it states that figure first (``compute``) and
+leaves the check of each row and of the arithmetic to the verifier. When nothing
 answers it returns the refusal sentence, with the closest passages as notes
 (passages to read, not an answer). It never paraphrases prose, so its
 citations pass verification by construction; apart from a domain's metrics it does
@@ -26,19 +30,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from papertrail.answer.compute import calculate, sentence
-from papertrail.answer.quotable import quotable
+from papertrail.answer.compute import sentence, worked_out
+from papertrail.answer.definitions import definition_answer
+from papertrail.answer.lookup import acronym_answer, field_answer, lookup_answer
+from papertrail.answer.quotable import closest_passages, quotable
+from papertrail.answer.short import (
+    answer_tail,
+    answering_clause,
+    asks_one,
+    named_answer,
+    without_opener,
+)
 from papertrail.answer.tables import asks_computed, figure_answer
 from papertrail.protocols import Embedder
 from papertrail.settings import REFUSAL
 from papertrail.text.coverage import coverage
 from papertrail.text.figures import claim_figures, excerpt_numbers
 from papertrail.text.words import content_words, rarity, stem
-from papertrail.types import Calculation, Draft, Hit
+from papertrail.types import Draft, Hit
 
 MIN_RELEVANCE = 0.3  # best sentence must reach this (0..1) or the answer is a refusal
 KEEP_RATIO = 0.7  # further sentences must score this share of the best one
@@ -50,8 +63,6 @@ FOCUS_RARITY = 1.5  # rarer than everyday words: "chief" 1.9, "many" 1.1 (words.
 FOCUS_SIM = 0.6  # cosine at which a sentence answers the question without its focus words
 SHORTLIST = 12  # sentences per question scored with the embedding model
 OPENS_PENALTY = 0.05  # an excerpt's first sentence may have begun in the excerpt before
-CLOSEST = 2  # passages offered, as passages, when nothing answers
-PASSAGE_CHARS = 200  # characters of each such passage shown
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 # Where a second question starts inside one: "..., and how long did it take?"
 _PART = re.compile(r",?\s+and\s+(?=(?:how|what|which|when|where|who|why)\b)", re.I)
@@ -97,8 +108,16 @@ class ExtractiveGenerator:
         self.domains = tuple(domains)  # ``protocols.Domain``s whose wording tables may use
 
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
-        if draft := self.figure(question, hits):
-            return draft
+        worked = self.figure(question, hits)
+        if worked is not None and worked.calculation is not None:
+            return worked  # a domain's metric, worked out from the rows
+        # what a listing or a definition states outright: the name beside a code, a long form
+        found = acronym_answer(question, hits) or lookup_answer(question, hits)
+        found = found or field_answer(question, hits) or definition_answer(question, hits)
+        if found:
+            return Draft(text=_cite(*found), mode=self.mode)
+        if worked is not None:  # a table figure with its row, column and period
+            return worked
         chosen = self.select(question, hits)
         parts = _parts(question)
         if chosen and len(parts) > 1:  # each part's best sentence first, then the rest
@@ -111,6 +130,8 @@ class ExtractiveGenerator:
             chosen = _readable(merged[: max(self.max_sentences, len(best))], hits)
         if not chosen:  # say so, and show where the documents come closest
             return Draft(text=REFUSAL, mode=self.mode, notes=closest_passages(hits))
+        if not _EXPLAIN.match(question) and len(parts) == 1 and asks_one(question):
+            chosen = self._shortened(question, chosen)
         lines = [_cite(c.text, c.hit) for c in chosen]
         return Draft(text="\n".join(lines), mode=self.mode)
 
@@ -120,23 +141,10 @@ class ExtractiveGenerator:
         if _EXPLAIN.match(question):
             return None
         figure = figure_answer(question, hits, self.domains)
-        calc = self.calculation(question, hits)
-        # a figure the document prints under the metric's own name ("Gross margin") beats
-        # working it out; a line item is looked up the metric's way (statement, unit asked)
-        named = calc.metric.name.split(" ", 1)[1] if calc else ""
-        printed = bool(figure) and figure[0].lower().startswith(named)
-        if calc and (len(calc.operands) == 1 or not printed):
+        calc = worked_out(question, hits, self.domains, printed=figure[0] if figure else "")
+        if calc:
             return Draft(sentence(calc), self.mode, calculation=calc)
         return Draft(text=_cite(*figure), mode=self.mode) if figure else None
-
-    def calculation(self, question: str, hits: Sequence[Hit]) -> Calculation | None:
-        """The figure a domain reads ``question`` to ask, worked out from the excerpts' rows."""
-        for domain in self.domains:
-            if (metric := domain.metric(question)) and (
-                calc := calculate(metric, hits, self.domains)
-            ):
-                return calc
-        return None
 
     def select(self, question: str, hits: Sequence[Hit]) -> list[_Candidate]:
         """The sentences to quote, best first; empty when none is relevant enough."""
@@ -198,6 +206,27 @@ class ExtractiveGenerator:
             chosen = [c for c in chosen if _states_amount(c.text)]  # the rest must add one too
         return _readable(chosen, hits)
 
+    def _shortened(self, question: str, chosen: list[_Candidate]) -> list[_Candidate]:
+        """For a question that asks one thing, one quote: of the sentences chosen, the one
+        whose answering clause (``short``) is closest to the question, cut to that clause,
+        or to the name a which/who question asks for. The others are about the same
+        subject, not more of the answer; comparing clauses, not whole sentences, keeps a
+        sentence that answers in its first clause from losing to one that is shorter but
+        about something else ("The decoder is also a stack of six identical layers")."""
+        clauses = [without_opener(answering_clause(c.text, question)) for c in chosen]
+        sims = self._similarities(question, clauses)
+        # the question's words it holds, its words the question holds (a clause about
+        # something else adds words of its own), and closeness in meaning
+        fit = [
+            coverage(question, t)[0]
+            + coverage(t, question)[0]
+            + (max(0.0, sims[k]) if sims is not None else 0.0)
+            for k, t in enumerate(clauses)
+        ]
+        k = max(range(len(chosen)), key=lambda j: (fit[j], chosen[j].score))
+        short = named_answer(clauses[k], question) or answer_tail(clauses[k], question)
+        return [replace(chosen[k], text=short or clauses[k])]
+
     @staticmethod
     def _focus(question: str, hits: Sequence[Hit]) -> frozenset[str]:
         """The question's words that are not the document's topic.
@@ -236,17 +265,6 @@ def _parts(question: str) -> list[str]:
     take?" asks two. One part when it asks one thing."""
     parts = [p.strip(" ,?") for p in _PART.split(question)]
     return [p for p in parts if len(content_words(p)) >= 2] if len(parts) > 1 else [question]
-
-
-def closest_passages(hits: Sequence[Hit]) -> tuple[str, ...]:
-    """Notes naming the best-ranked excerpts as passages to read, not as an answer."""
-    out = []
-    for h in hits[:CLOSEST]:
-        text = " ".join(h.chunk.text.split())
-        if len(text) > PASSAGE_CHARS:
-            text = text[:PASSAGE_CHARS].rsplit(" ", 1)[0] + " ..."
-        out.append(f'Closest passage ({h.chunk.doc_name}, page {h.chunk.page}): "{text}"')
-    return tuple(out)
 
 
 def _states_amount(text: str) -> bool:

@@ -11,22 +11,26 @@ last full stop dropped, each marked when it opens the excerpt (it may have begun
 in the one before). Long table runs are cut into rows and overlong text into
 pieces. Lead-ins (ending in a colon), bare table rows (figures without the
 words that say what they are) and boilerplate (``boilerplate``) are never
-quotable. It does not judge relevance (``extractive`` does).
+quotable. ``closest_passages`` names the best excerpts as passages to read
+when nothing answers. It does not judge relevance (``extractive`` does).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from papertrail.answer.boilerplate import is_boilerplate
 from papertrail.text.figures import excerpt_numbers
 from papertrail.text.rows import MAX_CHARS, ROW_START, TABLE_NUMBERS
 from papertrail.text.sentences import split_sentences, strip_heading
-from papertrail.types import Chunk
+from papertrail.types import Chunk, Hit
 
 MIN_WORDS = 4  # shorter sentences are fragments or labels, not answers
+CLOSEST = 2  # passages offered, as passages, when nothing answers
+PASSAGE_CHARS = 200  # characters of each such passage shown
 _YEARS_RUN = re.compile(r"(?:\b(?:19|20)\d\d\b[\s,]*){2,}[.:;]?$")  # ends in a row of years
 # Footnote text glued on by extraction: a marker run into its note ("dv-dimensional 4To
 # illustrate...") or a note symbol before a capital ("... data. ∗Equal contribution")
@@ -147,3 +151,14 @@ def word_count(text: str) -> int:
     """
     wide = sum(unicodedata.east_asian_width(c) in ("W", "F") and c.isalpha() for c in text)
     return len(text.split()) + wide
+
+
+def closest_passages(hits: Sequence[Hit]) -> tuple[str, ...]:
+    """Notes naming the best-ranked excerpts as passages to read, not as an answer."""
+    out = []
+    for h in hits[:CLOSEST]:
+        text = " ".join(h.chunk.text.split())
+        if len(text) > PASSAGE_CHARS:
+            text = text[:PASSAGE_CHARS].rsplit(" ", 1)[0] + " ..."
+        out.append(f'Closest passage ({h.chunk.doc_name}, page {h.chunk.page}): "{text}"')
+    return tuple(out)

@@ -38,7 +38,7 @@ def strip_markers(text: str) -> str:
 _ABBREV = frozenset(
     """
 e.g i.e etc vs al fig figs eq eqs no nos dr mr mrs ms prof inc corp co ltd jr sr st
-approx dept est vol pp p sec ch art jan feb mar apr jun jul aug sep sept oct nov dec
+approx dept est vol pp p sec ch art jan feb mar apr jun jul aug sep sept oct nov dec max min
 u.s u.k resp cf
 """.split()
 )

@@ -38,7 +38,7 @@ def write_set(tmp_path) -> tuple:
             "doc": "paper.pdf",
             "question": "What BLEU on English-to-German?",
             "answer": "28.4 BLEU",
-            "evidence_pages": [4],
+            "evidence_pages": [1, 4],  # the abstract states it too
             "answerable": True,
         },
         {
@@ -46,7 +46,7 @@ def write_set(tmp_path) -> tuple:
             "doc": "docs/",
             "question": "What BLEU on English-to-French?",
             "answer": "41.0",
-            "evidence_pages": [4],
+            "evidence_pages": [1, 4],  # the abstract states it too
             "answerable": True,
             "meta": {"gold_docs": ["paper.pdf"]},
         },

@@ -39,3 +39,12 @@ def test_chinese_and_japanese_sentences_end_without_a_space():
         "English follows.",
         "「引用。」",
     ]
+
+
+def test_a_manuals_limits_do_not_end_a_sentence():
+    text = "Insert ground coffee (max. 16 g) and close the lid. Fill to min. 2 cm. Done now."
+    assert split_sentences(text, hard_newlines=False) == [
+        "Insert ground coffee (max. 16 g) and close the lid.",
+        "Fill to min. 2 cm.",
+        "Done now.",
+    ]

@@ -1,0 +1,51 @@
+"""Acronyms a question asks to spell out, and the long forms a text defines for them."""
+
+import pytest
+
+from papertrail.text.acronyms import asked_acronym, expansions
+
+TEXT = (
+    "21 National Atmospheric Research Laboratory (NARL) NARL at Gadanki, an autonomous "
+    "society supported by DOS, is a centre for atmospheric research. The gross domestic "
+    "product (GDP) rose. We use RAG (Retrieval-Augmented Generation) throughout."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "acronym"),
+    [
+        ("What is NARL stand for in this document?", "NARL"),
+        ("What does GDP stand for?", "GDP"),
+        ("What is the full form of RAG?", "RAG"),
+        ("Which organisation is the abbreviation DoS short for?", "DoS"),
+        ("How many centres does NARL run?", None),  # not asked to spell it out
+        ("What do NARL and DOS stand for?", None),  # two: which one?
+        ("How many times does the acronym NARL appear?", None),
+        ("Does NARL stand for a laboratory?", None),
+    ],
+)
+def test_reads_the_acronym_a_question_asks_to_spell_out(question, acronym):
+    assert asked_acronym(question) == acronym
+
+
+def test_finds_long_forms_before_or_inside_the_brackets_as_written():
+    assert expansions(TEXT, "NARL") == ["National Atmospheric Research Laboratory"]
+    assert expansions(TEXT, "GDP") == ["gross domestic product"]
+    assert expansions(TEXT, "RAG") == ["Retrieval-Augmented Generation"]
+
+
+def test_does_not_guess_a_long_form_whose_letters_do_not_match():
+    assert expansions("The main office (NARL) is in Gadanki.", "NARL") == []
+    assert expansions(TEXT, "DOS") == []  # used, never spelled out
+    # words that no letter of the acronym starts are not part of its long form
+    assert expansions("the new Gross Domestic Product (GDP) figure", "GDP") == [
+        "Gross Domestic Product"
+    ]
+
+
+def test_finds_a_long_form_spelled_out_in_words():
+    said = "Here NARL stands for National Atmospheric Research Laboratory, a centre."
+    assert expansions(said, "NARL") == ["National Atmospheric Research Laboratory"]
+    short = "GPL, short for GNU General Public License, applies."
+    assert expansions(short, "GPL") == ["GNU General Public License"]
+    assert expansions("GPL stands for something else entirely.", "GPL") == []
