@@ -140,5 +140,5 @@ def sentence(calc: Calculation) -> str:
 
 def _verb(name: str) -> str:
     """ "were" after a plural head noun ("total assets"), else "was"."""
-    head = re.split(r" (?:of|on|by|from|in|for|provided|used)\b", name.lower())[0].split()[-1]
+    head = re.split(r" (?:of|on|by|from|in|for|provided|used|paid)\b", name.lower())[0].split()[-1]
     return "were" if head.endswith("s") and not head.endswith(("ss", "us", "is")) else "was"
