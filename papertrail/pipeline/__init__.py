@@ -31,7 +31,7 @@ from papertrail.settings import Settings
 from papertrail.store.blobs import Blobs, ChromaBlobs
 from papertrail.store.chroma import open_store
 from papertrail.store.pdf_files import PdfFiles
-from papertrail.text.identity import most_named
+from papertrail.text.identity import most_named, named_in
 from papertrail.types import Answer, Citation, Document, Hit, Snippet
 from papertrail.verify.computed import verify_calculation
 from papertrail.verify.verify import verify_answer
@@ -171,7 +171,8 @@ class PaperTrail(Indexing):
         )
         # a figure a domain works out from statement rows is answered, and checked, in
         # code whatever the generator: its rows join the hits only then
-        rows = self._rows_for(channel, question, hits, list(docs.values()))
+        asked = [d for d in docs.values() if doc_ids is None or d.doc_id in doc_ids]
+        rows = self._rows_for(channel, question, hits, asked)
         worked = self.calculator.figure(question, rows) if rows is not None else None
         if worked is not None and worked.calculation is not None:
             hits, draft = rows, worked
@@ -218,11 +219,18 @@ class PaperTrail(Indexing):
         metrics = [m for d in self.domains if d.name in names and (m := d.metric(question))]
         if not hits or not metrics:
             return None  # no figure to work out
-        # the document the question names, of those found (else the best-ranked one):
-        # a channel of filings holds many companies' statements
+        # the document the question names (else the best-ranked one): a channel of
+        # filings holds many companies' statements
         docs = {d.doc_id: d for d in documents}
         found_in = dict.fromkeys(h.chunk.doc_id for h in hits)
-        doc_id = most_named(question, [(i, _identity(docs, i)) for i in found_in])
+        # one the search missed counts only when the question names it plainly
+        named = [
+            d for d in documents if d.doc_id not in found_in and named_in(question, d.identity) >= 1
+        ]
+        ranked = [(i, _identity(docs, i)) for i in found_in] + [
+            (d.doc_id, d.identity) for d in named
+        ]
+        doc_id = most_named(question, ranked)
         hits = [h for h in hits if h.chunk.doc_id == doc_id]
         seen = {(h.chunk.doc_id, h.chunk.index) for h in hits}
         # the rest of each page the search found in that document (a table's headings

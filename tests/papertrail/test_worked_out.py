@@ -87,3 +87,21 @@ def test_in_a_channel_of_filings_the_company_the_question_names_is_worked_out(tm
     northwind = pt.ask("c1", "What was Northwind Traders' FY2017 return on assets?")
     assert northwind.text == "The FY2017 return on assets was 0.03 [1][2]."
     assert {c.chunk.doc_name for c in northwind.citations} == {"a.pdf"}
+
+
+def test_the_named_filing_is_used_even_when_the_search_missed_it_but_never_outside_the_ask(
+    tmp_path,
+):
+    pt = make(tmp_path)
+    pt.ingest("c1", "a.pdf", ten_k())
+    pt.ingest("c1", "b.pdf", other_10k())
+    docs = {d.name: d for d in pt.documents("c1")}
+    asked = "What was Contoso Pharmaceuticals' FY2017 return on assets?"
+    northwind_only = pt.retriever.search(
+        "c1", "total net sales", k=3, doc_ids=[docs["a.pdf"].doc_id]
+    )
+    rows = pt._rows_for("c1", asked, northwind_only, list(docs.values()))
+    assert rows and {h.chunk.doc_name for h in rows} == {"b.pdf"}
+    # asked of one document only, the other is never read, however plainly it is named
+    scoped = pt.ask("c1", asked, doc_ids=[docs["a.pdf"].doc_id], render=False)
+    assert all(h.chunk.doc_name == "a.pdf" for h in scoped.hits)
