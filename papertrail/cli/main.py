@@ -227,6 +227,12 @@ def check_args(args) -> None:
         if value is not None and value < 1:
             option = "--" + name.replace("_", "-")
             raise PaperTrailError(f"{option} must be at least 1 (got {value}).", code="usage")
+    out = getattr(args, "json_out", None)  # checked now, not after an hour of eval
+    if out is not None and (out.is_dir() or not out.parent.is_dir()):
+        where = (
+            "is a folder" if out.is_dir() else f"is in a folder that does not exist ({out.parent})"
+        )
+        raise PaperTrailError(f"--json {out} {where}: give a file path.", code="usage")
     timeout = getattr(args, "timeout", None)
     if timeout is not None and timeout <= 0:
         raise PaperTrailError(f"--timeout must be more than 0 s (got {timeout:g}).", code="usage")

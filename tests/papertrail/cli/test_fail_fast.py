@@ -60,8 +60,22 @@ def pdf(tmp_path) -> Path:
             "PAPERTRAIL_TOP_K=0 is out of range",
         ),
         (["--env-file", "nowhere.env", "docs"], {}, "--env-file nowhere.env: no such file"),
+        (
+            ["eval", "{pdf}", "--json", "no/such/dir/out.json"],
+            {},
+            "is in a folder that does not exist (no/such/dir)",
+        ),
+        (["eval-verifier", "{pdf}", "--json", "."], {}, "--json . is a folder"),
     ],
-    ids=["missing-file", "empty-question", "one-missing-of-two", "top-k-0", "missing-env-file"],
+    ids=[
+        "missing-file",
+        "empty-question",
+        "one-missing-of-two",
+        "top-k-0",
+        "missing-env-file",
+        "json-in-missing-folder",
+        "json-is-a-folder",
+    ],
 )
 def test_refused_with_exit_2_before_anything_heavy_loads(tmp_path, pdf, args, env, message):
     code, err = run([a.replace("{pdf}", str(pdf)) for a in args], tmp_path, **env)
