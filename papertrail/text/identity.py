@@ -132,7 +132,7 @@ def named_in(question: str, identity: Identity | None) -> float:
     issuer = {w.casefold() for w in _LETTERS.findall(identity.issuer)} - _LEGAL
     score = len(issuer & asked) / len(issuer) if issuer else 0.0
     score += any(a.casefold() in asked for a in identity.aliases if len(a) > 1)
-    years = {int(y) for y in re.findall(r"\b(?:19|20)\d\d\b", question)}
+    years = {int(y) for y in re.findall(r"(?<!\d)(?:19|20)\d\d(?!\d)", question)}  # FY2017 too
     return score + 0.5 * (identity.fiscal_year in years)
 
 

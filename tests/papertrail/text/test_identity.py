@@ -83,3 +83,19 @@ def test_contextual_passages_carry_title_and_heading_and_plain_ones_do_not():
         "d" * 64, "x.pdf", 0, 1, "Results of Operations: revenue", (), "Results of Operations"
     )
     assert in_context(titled, Identity()) == titled.text  # a heading it starts with is not repeated
+
+
+def test_the_document_a_question_names_among_those_found():
+    from papertrail.text.identity import most_named, named_in
+
+    cola = Identity(issuer="The Coca-Cola Company", aliases=("KO",), fiscal_year=2017)
+    amazon = Identity(issuer="AMAZON.COM, INC.", aliases=("AMZN",), fiscal_year=2017)
+    amazon_19 = Identity(issuer="AMAZON.COM, INC.", aliases=("AMZN",), fiscal_year=2019)
+    asked = "What is Amazon's year-over-year change in revenue from FY2016 to FY2017?"
+    assert named_in(asked, amazon) == 1.0  # "amazon" of "amazon com", and fiscal 2017
+    assert named_in(asked, amazon_19) == 0.5
+    assert named_in(asked, cola) == 0.5 and named_in(asked, None) == 0.0
+    assert named_in("What was KO's FY2015 capex?", cola) == 1.0  # its trading symbol
+    ranked = [("ko", cola), ("amzn19", amazon_19), ("amzn17", amazon)]  # the search's order
+    assert most_named(asked, ranked) == "amzn17"
+    assert most_named("What was the FY2018 capex?", ranked) == "ko"  # a tie: the best-ranked
