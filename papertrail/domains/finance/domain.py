@@ -6,7 +6,8 @@ charter)") and under which trading symbols its shares trade (the column under
 "Trading Symbol(s)"); an earnings release names the issuer with its exchange
 and symbol ("PepsiCo, Inc. (NASDAQ: PEP)"); a call transcript says "Earnings
 Call". A document with none of these is not a financial one, and gets none of
-the glossary's rules (``terms``). It leaves out non-US filings.
+the glossary's rules (``terms``). The metrics a question may ask to work out
+from the statements are ``metrics``'s. It leaves out non-US filings.
 """
 
 from __future__ import annotations
