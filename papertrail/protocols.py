@@ -94,7 +94,8 @@ class Domain(Protocol):
     opening text when it is indexed; a document no domain recognises gets none
     of their rules. The retriever applies a domain's question rules only in a
     channel holding documents it recognised, and its section rules only to
-    those documents; the pipeline asks for a ``metric`` only in such a channel.
+    those documents; the pipeline adds the statement rows a ``metric`` needs only
+    in such a channel.
     ``papertrail.domains.finance`` is the one shipped.
     """
 
