@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from papertrail.answer.tables import Row, rows_in, say
+from papertrail.answer.tables import Row, own_labels, rows_in, say
 from papertrail.protocols import Domain
 from papertrail.text.formula import FormulaError, cell_value, evaluate, stated
 from papertrail.types import Calculation, Hit, Metric, Operand, Term
@@ -29,13 +29,6 @@ def label_key(label: str) -> str:
     """A row label as ``Term.labels`` match it: lower case, "&" as "and", no punctuation."""
     text = label.casefold().replace("&", " and ")
     return " ".join(re.sub(r"[^\w ]+", " ", text).split())
-
-
-def _tails(label: str) -> list[str]:
-    """The label and each of its tails that starts with a capital: a run of text puts a
-    heading before a row's own label ("Current liabilities Accounts payable")."""
-    words = label.split()
-    return [" ".join(words[i:]) for i, w in enumerate(words) if i == 0 or w[:1].isupper()]
 
 
 def _kinds(hits: Sequence[Hit], domains: Sequence[Domain]) -> dict[int, str]:
@@ -61,7 +54,9 @@ def _find(
             kind = kinds.get(k, "")
             if year not in row.years or (term.section and kind and kind != term.section):
                 continue
-            own = next((t for t in _tails(row.label) if re.fullmatch(pattern, label_key(t))), None)
+            own = next(
+                (t for t in own_labels(row.label) if re.fullmatch(pattern, label_key(t))), None
+            )
             if own is None:
                 continue
             # the term's own section first, then the earlier table: a filing's primary

@@ -194,15 +194,20 @@ def _weights(text: str) -> dict[str, float]:
     return {stem(w): rarity(w) for w in content_words(text)}
 
 
+def own_labels(label: str) -> list[str]:
+    """The label and each of its tails that starts with a capital: a run of text puts a
+    heading before a row's own label ("Current liabilities Accounts payable")."""
+    words = label.split()
+    return [" ".join(words[i:]) for i, w in enumerate(words) if i == 0 or w[:1].isupper()]
+
+
 def _best_label(label: str, wanted: dict[str, float]) -> tuple[str, float]:
     """The row's own label and how much of it the question names.
 
     Text runs group headings into the label ("Current liabilities Accounts
     payable"): each tail that starts with a capital is tried, the best kept.
     """
-    words = label.split()
-    tails = [" ".join(words[i:]) for i, w in enumerate(words) if w[:1].isupper() or i == 0]
-    scored = [(_label_share(t, wanted), -i, t) for i, t in enumerate(tails)]
+    scored = [(_label_share(t, wanted), -i, t) for i, t in enumerate(own_labels(label))]
     share, _, best = max(scored)
     return best, share
 
