@@ -105,3 +105,18 @@ def test_the_named_filing_is_used_even_when_the_search_missed_it_but_never_outsi
     # asked of one document only, the other is never read, however plainly it is named
     scoped = pt.ask("c1", asked, doc_ids=[docs["a.pdf"].doc_id], render=False)
     assert all(h.chunk.doc_name == "a.pdf" for h in scoped.hits)
+
+
+def test_a_filing_of_another_channel_or_a_forgotten_one_is_never_worked_out_from(tmp_path):
+    pt = make(tmp_path)
+    pt.ingest("c1", "a.pdf", ten_k())
+    pt.ingest("c2", "b.pdf", other_10k())  # Contoso's filing lives in another channel
+    asked = "What was Contoso Pharmaceuticals' FY2017 return on assets?"
+    here = pt.ask("c1", asked, render=False)
+    assert {h.chunk.doc_name for h in here.hits} == {"a.pdf"}
+    assert "0.07" not in here.text  # Contoso's figure (100 / 1,500) is not reachable from c1
+    pt.ingest("c1", "b.pdf", other_10k())
+    assert pt.ask("c1", asked, render=False).text.startswith("The FY2017 return on assets was 0.07")
+    pt.forget("c1", "b.pdf")
+    gone = pt.ask("c1", asked, render=False)
+    assert {h.chunk.doc_name for h in gone.hits} == {"a.pdf"} and "0.07" not in gone.text
