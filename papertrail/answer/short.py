@@ -217,7 +217,10 @@ def answer_tail(clause: str, question: str) -> str | None:
     verbs = 0
     while len(rest) > 1 and verbs < MAX_VERBS and _VERBISH.fullmatch(clause[slice(*rest[0])]):
         rest, verbs = rest[1:], verbs + 1  # "was conceived in ..." -> "in ..."
-    tail = clause[rest[0][0] :].strip(" ,;:.") if rest else ""
+    begin = rest[0][0] if rest else len(clause)
+    while begin > 0 and clause[begin - 1] in _SIGNS:
+        begin -= 1  # the currency or sign belongs to the figure: "£1,577,000", "-3%"
+    tail = clause[begin:].strip(" ,;:.") if rest else ""
     if re.match(r"(?:and|or|but|nor|while|whereas)\b", tail, re.I):
         return None  # "... and 41.0 BLEU on French": a second statement, not the answer
     if _NEGATION.search(clause[: rest[0][0] if rest else len(clause)]):
@@ -228,6 +231,9 @@ def answer_tail(clause: str, question: str) -> str | None:
     if not (new or _states_number(tail)) or len(tail.split()) > MAX_TAIL_WORDS:
         return None
     return tail
+
+
+_SIGNS = "$€£¥₹-−+("  # written before a figure, not part of a word
 
 
 def _common(word: str) -> bool:

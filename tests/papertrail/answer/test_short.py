@@ -168,3 +168,10 @@ def test_no_tail_when_the_answer_came_with_the_restated_question():
     joined = "It reaches BLEU on English-to-German and 41.0 BLEU on English-to-French"
     assert answer_tail(joined, "What BLEU on English-to-German?") is None  # "and ...": more
     assert not asks_one("Who should I mention, and which channel should this be posted in?")
+
+
+def test_a_tail_keeps_the_sign_and_currency_of_its_figure():
+    from papertrail.answer.short import answer_tail
+
+    assert answer_tail("Net income was £1,577,000", "What was the net income?") == "£1,577,000"
+    assert answer_tail("The loss was -$3.2 million", "What was the loss?") == "-$3.2 million"
