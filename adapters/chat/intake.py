@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from adapters.chat.failed import FailedFiles
 from adapters.chat.forgotten import Forgotten
 from adapters.chat.library import Share, Shares
+from adapters.chat.replies import typed
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
 from papertrail.read.uploads import check_size, looks_like_pdf
@@ -228,9 +229,9 @@ class Intake:
         own_pdfs = [a for a in own if a.looks_like_pdf]
         if own and not own_pdfs:
             names = ", ".join(safe_filename(a.name, suffix="") for a in own)
+            again = "ask again" if typed(channel) else "mention me again"
             raise PaperTrailError(
-                f"{names} is not a PDF. I can only read PDF files: attach a .pdf and "
-                "mention me again.",
+                f"{names} is not a PDF. I can only read PDF files: attach a .pdf and {again}.",
                 code="not_pdf",
             )
         nearby = [a for a in attachments if a.source != "message" and a.looks_like_pdf]
@@ -256,9 +257,10 @@ class Intake:
         if not asked and not library:
             if unreadable is not None:  # the PDF is there; the app may not read it
                 raise unreadable
+            how = "ask" if typed(channel) else "mention me with"
             raise PaperTrailError(
                 "I don't see a PDF here yet. Upload a PDF to this channel (or attach it to "
-                "your message) and mention me with your question.",
+                f"your message) and {how} your question.",
                 code="no_documents",
             )
         return Reach(asked, warnings, list(library.values()))
