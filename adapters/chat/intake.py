@@ -86,6 +86,7 @@ class Intake:
         self._busy_guard = threading.Lock()
         self.failed = FailedFiles()
         self._downloads = ThreadPoolExecutor(DOWNLOADS_AT_ONCE, thread_name_prefix="pt-download")
+        self.progress_interval = PROGRESS_INTERVAL  # seconds between two progress lines
 
     def index(
         self,
@@ -197,17 +198,23 @@ class Intake:
                 raise _forgotten(name)
         last = 0.0
 
-        def pages(done: int, total: int) -> None:
+        def told(status: str, final: bool) -> None:
             nonlocal last
             now = time.monotonic()
-            if progress and (now - last >= PROGRESS_INTERVAL or done == total):
+            if progress and (now - last >= self.progress_interval or final):
                 last = now
-                progress(f"Indexing {name} — {done}/{total} pages")
+                progress(status)
+
+        def read(done: int, total: int) -> None:  # pages read, then embedded and stored
+            told(f"Reading {name} — page {done} of {total}", False)
+
+        def pages(done: int, total: int) -> None:
+            told(f"Indexing {name} — {done}/{total} pages", done == total)
 
         if progress:
             progress(f"Indexing {name}…")
         with self._indexing:
-            return self.pipeline.ingest(channel, name, data, progress=pages)
+            return self.pipeline.ingest(channel, name, data, progress=pages, reading=read)
 
     def busy(self, channel: str) -> list[str]:
         """The files being indexed for ``channel`` right now."""
