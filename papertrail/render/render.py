@@ -6,7 +6,9 @@ sentence(s) or table row and column header that support the claim), the
 evidence lines get a strong fill and an outline around each run of adjacent
 lines, the rest of the chunk a faint fill for context, and the crop is centred
 on the evidence, widened to show the whole chunk when it is not much taller.
-Without evidence every chunk line is marked strongly, as the evidence. Page
+A table row whose chunk starts below its column headings gets them from the page
+(``headings``), marked with it. Without evidence every chunk line is marked
+strongly, as the evidence. Page
 furniture (a page number, a running header) is never marked (``furniture``).
 The crop's top and bottom are moved, by at most ``SLACK``, to blank rows, so
 no text line is cut in half. When the text runs sideways or upside down on the
@@ -29,6 +31,7 @@ from PIL import Image
 
 from papertrail.render.furniture import is_furniture
 from papertrail.render.glyphs import snap_to_words
+from papertrail.render.headings import column_heading
 from papertrail.render.marks import CONTEXT_FILL, FILL, OUTLINE, Box, blank_rows, ink_mask, mark
 from papertrail.types import Chunk, Evidence, Rect, Snippet
 
@@ -61,8 +64,10 @@ def render_snippet(
     marked = [r for r in marked if not is_furniture(chunk, r, bounds)]
     if not marked:
         marked, rects = rects, []
+    turn = _turn(page, _union(marked))
+    if evidence and not turn and (heading := column_heading(page, marked)) is not None:
+        marked.append(heading)  # a table row's figures with the years heading their columns
     focus = _union(marked)
-    turn = _turn(page, focus)
     sideways = turn in (90, 270)
     clip = _region(focus, _union(marked + rects), bounds, context, sideways=sideways)
     w, h = clip.width * zoom, clip.height * zoom
