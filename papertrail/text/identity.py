@@ -3,8 +3,8 @@
 ``opening`` reads a document's first pages (the cover page of a filing, the
 title block of a paper or a manual); ``identify`` turns that into an
 ``Identity``: a title (the first line of real text that is not a licence,
-copyright or permission notice, joined with a second line set in the same
-size of type), the period it covers
+copyright or permission notice, joined with a short second line unless that
+is in much smaller type), the period it covers
 (``periods``), and what the first ``Domain`` that recognises it adds (kind,
 issuer, aliases such as a trading symbol). The file name is only a fallback
 for the period (a user's file names follow no convention). It leaves out
@@ -35,7 +35,8 @@ _NOTICE = re.compile(
 )
 NOTICE_WORDS = 12
 NOTICE_LINES = 6  # a notice paragraph runs at most this many lines before its full stop
-SAME_TYPE = 1.25  # a title's second line is within this ratio of the first's height
+# a line under a title in type this much smaller is its authors or date, not more title
+SMALLER = 0.75
 # words of a company's legal name that name no company
 _LEGAL = frozenset(
     "the inc incorporated corp corporation co company ltd limited plc llc and of".split()
@@ -56,7 +57,7 @@ def opening(chunks: Sequence[Chunk]) -> str:
 
 
 def _opening_lines(chunks: Sequence[Chunk]) -> list[tuple[str, float | None]]:
-    """The lines of ``opening`` with their heights in points (None when not known)."""
+    """The lines of ``opening`` with their size of type in points (None when not known)."""
     pages = sorted({c.page for c in chunks})[:OPENING_PAGES]
     out: list[tuple[str, float | None]] = []
     size = 0
@@ -65,7 +66,9 @@ def _opening_lines(chunks: Sequence[Chunk]) -> list[tuple[str, float | None]]:
             lines = _lines(c).split("\n")
             # a chunk's boxes are its lines' boxes when both were kept
             known = len(c.rects) == len(lines) and len(c.lines) == len(lines)
-            out += [(t, c.rects[i].height if known else None) for i, t in enumerate(lines)]
+            # the size of type: a line's height, or its width when it runs sideways
+            size_of = [min(r.width, r.height) for r in c.rects] if known else [None] * len(lines)
+            out += list(zip(lines, size_of, strict=True))
             size += len(c.text)
     cut, kept = OPENING_CHARS, []
     for line, height in out:  # the first OPENING_CHARS characters, newlines counted
@@ -78,8 +81,8 @@ def _opening_lines(chunks: Sequence[Chunk]) -> list[tuple[str, float | None]]:
 
 def title(text: str, heights: Sequence[float | None] | None = None) -> str:
     """The first line with words in it that is no notice (``notices``), joined with the
-    next when either is short, and, when ``heights`` (one per line of ``text``) says,
-    when the next is set in the same size of type (a title, not its authors)."""
+    next when either is short, unless ``heights`` (one per line of ``text``) says the next
+    is set in much smaller type (a title's authors, not its second line)."""
     raw = [line.strip() for line in text.splitlines()]
     sizes = list(heights) if heights is not None and len(heights) == len(raw) else [None] * len(raw)
     skip = notices(raw)
@@ -93,10 +96,8 @@ def title(text: str, heights: Sequence[float | None] | None = None) -> str:
     out, height = lines[0]
     if len(lines) > 1:  # a title set over two lines, or with a short tail
         line, other = lines[1]
-        same = (
-            height is None or other is None or max(height, other) <= SAME_TYPE * min(height, other)
-        )
-        if same and (len(out) < 30 and len(line) <= 60 or len(line) <= 24 and len(out) < 80):
+        smaller = height is not None and other is not None and other < SMALLER * height
+        if not smaller and (len(out) < 30 and len(line) <= 60 or len(line) <= 24 and len(out) < 80):
             out = f"{out} {line}"
     return out[:TITLE_CHARS].strip()
 

@@ -154,3 +154,12 @@ def test_notices_of_every_kind_are_passed_over_and_titles_naming_them_are_kept()
     assert title("Software Licensing Handbook\nfor Small Teams") == (
         "Software Licensing Handbook for Small Teams"
     )
+
+
+def test_a_short_second_line_joins_the_title_unless_its_type_is_much_smaller():
+    body = "The service stores objects of any size and serves them over HTTP."
+    assert title(f"Object Storage\nProduct Guide\n{body}", [21, 29, 10]) == (
+        "Object Storage Product Guide"  # a larger subtitle is part of the title
+    )
+    assert title(f"Lattice Networks\nAda Lovelace\n{body}", [16, 10, 10]) == "Lattice Networks"
+    assert title(f"Lattice Networks\nAda Lovelace\n{body}") == "Lattice Networks Ada Lovelace"
