@@ -1,5 +1,6 @@
-"""A cited table row's picture shows the years heading its columns, outlined with the row
-alone, when its passage starts below them; a sentence's picture gets no headings."""
+"""A cited table row's picture shows the years heading its columns and outlines that row
+alone, even when its passage starts below them or its quote runs over several rows; a
+sentence's picture is left as it was."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import io
 import pymupdf
 from PIL import Image
 
-from papertrail.render.headings import column_heading
+from papertrail.render.headings import column_heading, table_row
 from papertrail.render.render import render_snippet
 from papertrail.types import Chunk, Evidence, Rect
+from tests import pdfs
 
 YEARS = ("2015", "2016", "2017")
 RIGHT = (380, 460, 540)  # right edges of the figure columns, points
@@ -75,3 +77,39 @@ def _strong_rows(image: Image.Image) -> list[int]:
 def _is_fill(rgb: tuple[int, int, int]) -> bool:
     r, g, b = rgb
     return r > 230 and 170 < g < 225 and b < 150
+
+
+def test_a_quote_over_several_rows_is_narrowed_to_the_row_of_the_claimed_figure():
+    data, rows = long_statement()
+    with pymupdf.open(stream=data, filetype="pdf") as doc:
+        page = doc[0]
+        quote = [rows[24], rows[25], rows[26]]  # a flattened table cut into one "sentence"
+        marked = table_row(page, quote, "Line item 25 in 2017 was $26,074 million.")
+        heading = column_heading(page, [rows[25]])
+        assert marked == [rows[25], heading]
+        # no figure of the claim in the quote, or in two of its rows: all rows are kept
+        assert table_row(page, quote, "It was 12 million.")[:3] == quote
+        twice = table_row(page, quote, "They were 25,000 and 26,000.")
+        assert twice[:3] == quote
+
+
+def test_prose_with_figures_is_not_taken_for_a_table_row():
+    from papertrail.cli.sample import sample_report
+
+    with pymupdf.open(stream=sample_report(), filetype="pdf") as doc:
+        for page in doc:
+            hits = page.search_for("Net income was")
+            if hits:
+                break
+        line = hits[0]
+        sentence = [Rect(72, line.y0, 540, line.y1), Rect(72, line.y1 + 1, 540, line.y1 + 14)]
+        assert table_row(page, sentence, "Net income was £1,577,000.") == sentence
+    prose = (
+        "Revenue rose from 12,400 to 13,900 in 2023, and costs were 8,100 and 9,050, while the "
+        "cooperative kept its membership fees unchanged for the whole of the year under review."
+    )
+    with pymupdf.open(stream=pdfs.simple_pdf([prose]), filetype="pdf") as doc:
+        first, second = doc[0].search_for("Revenue rose")[0], doc[0].search_for("review")[0]
+        assert second.y0 > first.y1  # the sentence runs over two lines, figures on the first
+        sentence = [Rect(72, first.y0, 540, first.y1), Rect(72, second.y0, 540, second.y1)]
+        assert table_row(doc[0], sentence, "Revenue rose to 13,900 [1].") == sentence
