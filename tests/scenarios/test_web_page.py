@@ -87,6 +87,10 @@ def test_forget_asks_first_and_clears_the_indexed_line(site, tmp_path):
         wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#library li"))
         wait(driver, lambda d: "Forgot report.pdf." in d.find_element(By.ID, "messages").text)
         assert "Indexed report.pdf" not in driver.find_element(By.ID, "uploads").text
+        _upload(driver, files / "report.pdf", "report.pdf")
+        _ask(driver, "forget report.pdf")  # typed as a command: the same clean-up
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#library li"))
+        wait(driver, lambda d: "Indexed" not in d.find_element(By.ID, "uploads").text)
 
 
 def test_a_reload_keeps_the_conversation_of_its_workspace_only(site, tmp_path):

@@ -105,7 +105,7 @@ function fraction(status) {
 
 // -- library -------------------------------------------------------------------
 
-async function refreshLibrary() {
+async function refreshLibrary({ forgotten = false } = {}) {
   let data;
   try {
     data = await (await fetch(`${base}/library`)).json();
@@ -113,9 +113,17 @@ async function refreshLibrary() {
     return;
   }
   const list = document.getElementById("library");
-  list.replaceChildren();
+  // a document already listed keeps its element (and a confirmation open on it)
+  const shown = new Map(Array.from(list.children, (li) => [li.dataset.name, li]));
+  list.replaceChildren(...data.documents.map((d) => shown.get(d.name) || libraryItem(d)));
   document.getElementById("library-empty").textContent = data.documents.length ? "" : data.text;
-  for (const d of data.documents) list.append(libraryItem(d));
+  if (forgotten) {
+    // a forgotten document's "✓ Indexed" line would now say something untrue
+    const names = new Set(data.documents.map((d) => d.name));
+    for (const line of document.querySelectorAll("#uploads li.done")) {
+      if (!names.has(line.dataset.name)) line.remove();
+    }
+  }
 }
 
 function libraryItem(d) {
@@ -158,13 +166,7 @@ async function forgetDocument(name) {
   reply = reply.error ? failed(reply.error) : reply;
   showReply(botMessage(), reply);
   remember({ reply });
-  if (reply.kind !== "error") {
-    // its "✓ Indexed" line would now say something untrue
-    for (const line of document.querySelectorAll("#uploads li")) {
-      if (line.dataset.name === name) line.remove();
-    }
-  }
-  refreshLibrary();
+  refreshLibrary({ forgotten: reply.kind === "forget" });
 }
 
 async function upload(file) {
@@ -301,6 +303,7 @@ async function ask(text) {
   }, (status) => { node.querySelector(".progress").textContent = status; });
   showReply(node, reply);
   remember({ reply });
+  if (reply.kind === "forget") refreshLibrary({ forgotten: true }); // "forget x.pdf" typed
 }
 
 let returnFocus = null;
