@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from adapters.chat.failed import FailedFiles
 from adapters.chat.forgotten import Forgotten
 from adapters.chat.library import Share, Shares
+from adapters.chat.replies import typed
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
 from papertrail.read.uploads import check_size, looks_like_pdf
@@ -85,6 +86,7 @@ class Intake:
         self._busy_guard = threading.Lock()
         self.failed = FailedFiles()
         self._downloads = ThreadPoolExecutor(DOWNLOADS_AT_ONCE, thread_name_prefix="pt-download")
+        self.progress_interval = PROGRESS_INTERVAL  # seconds between two progress lines
 
     def index(
         self,
@@ -196,17 +198,23 @@ class Intake:
                 raise _forgotten(name)
         last = 0.0
 
-        def pages(done: int, total: int) -> None:
+        def told(status: str, final: bool) -> None:
             nonlocal last
             now = time.monotonic()
-            if progress and (now - last >= PROGRESS_INTERVAL or done == total):
+            if progress and (now - last >= self.progress_interval or final):
                 last = now
-                progress(f"Indexing {name} — {done}/{total} pages")
+                progress(status)
+
+        def read(done: int, total: int) -> None:  # pages read, then embedded and stored
+            told(f"Reading {name} — page {done} of {total}", False)
+
+        def pages(done: int, total: int) -> None:
+            told(f"Indexing {name} — {done}/{total} pages", done == total)
 
         if progress:
             progress(f"Indexing {name}…")
         with self._indexing:
-            return self.pipeline.ingest(channel, name, data, progress=pages)
+            return self.pipeline.ingest(channel, name, data, progress=pages, reading=read)
 
     def busy(self, channel: str) -> list[str]:
         """The files being indexed for ``channel`` right now."""
@@ -228,9 +236,9 @@ class Intake:
         own_pdfs = [a for a in own if a.looks_like_pdf]
         if own and not own_pdfs:
             names = ", ".join(safe_filename(a.name, suffix="") for a in own)
+            again = "ask again" if typed(channel) else "mention me again"
             raise PaperTrailError(
-                f"{names} is not a PDF. I can only read PDF files: attach a .pdf and "
-                "mention me again.",
+                f"{names} is not a PDF. I can only read PDF files: attach a .pdf and {again}.",
                 code="not_pdf",
             )
         nearby = [a for a in attachments if a.source != "message" and a.looks_like_pdf]
@@ -256,9 +264,10 @@ class Intake:
         if not asked and not library:
             if unreadable is not None:  # the PDF is there; the app may not read it
                 raise unreadable
+            how = "ask" if typed(channel) else "mention me with"
             raise PaperTrailError(
                 "I don't see a PDF here yet. Upload a PDF to this channel (or attach it to "
-                "your message) and mention me with your question.",
+                f"your message) and {how} your question.",
                 code="no_documents",
             )
         return Reach(asked, warnings, list(library.values()))

@@ -71,6 +71,24 @@ joined are found only in the last {history} messages: share them again to add th
 Commands: `ask <question>` · `list` (the library) · `forget <file>` (the person who \
 shared it, or an admin) · `forget all` (admins) · `help`"""
 
+# The same help where a question is simply typed (the web page, the console).
+TYPED_HELP = """I answer questions about the PDFs shared here and show where each answer \
+comes from.
+
+• Add a PDF: I index it right away and say when it is ready.
+• Type a question. The next question in the same conversation is read as a follow-up \
+("And the decoder?").
+• Every [n] in my answer was checked against the passage it cites; citations that \
+fail the check are removed, and an answer with none left is marked ungrounded. Under each \
+source I quote the supporting text and show a picture of it on its page.
+
+Commands: `ask <question>` · `list` (the library) · `forget <file>` (the person who \
+shared it) · `help`"""
+
+# Channels (by prefix) where a question is simply typed: the web page and the console.
+# Elsewhere (Slack, Discord) the bot reads a channel message only when it is mentioned.
+TYPED = ("web:", "local:")
+
 # The command words of every channel (Slack, Discord, the console, the web page) and of
 # the CLI, with what each takes; older names stay as aliases.
 COMMANDS = {
@@ -92,15 +110,30 @@ UNSUPPORTED_NOTE = "Sentences marked ⚠️ are stated by no passage found: trea
 HISTORY_FALLBACK = 20  # recent messages the adapters search for PDFs shared before the bot joined
 
 
-def help_reply() -> Reply:
+def typed(channel: str) -> bool:
+    """True where a question is simply typed, with no mention (``TYPED``)."""
+    return channel.startswith(TYPED)
+
+
+def how_to_ask(channel: str) -> str:
+    """What to do once a PDF is indexed, in ``channel``'s platform's words."""
+    if typed(channel):
+        return "Ask me a question about it."
+    return "Mention me with a question about it."
+
+
+def help_reply(channel: str = "") -> Reply:
+    if typed(channel):
+        return Reply(kind="help", text=TYPED_HELP)
     return Reply(kind="help", text=HELP.format(history=HISTORY_FALLBACK))
 
 
-def list_reply(docs: Sequence[Document]) -> Reply:
+def list_reply(docs: Sequence[Document], channel: str = "") -> Reply:
     if not docs:
+        ask = "ask me about it" if typed(channel) else "mention me"
         return Reply(
             kind="list",
-            text="No documents are indexed in this channel yet. Upload a PDF and mention me.",
+            text=f"No documents are indexed in this channel yet. Upload a PDF and {ask}.",
         )
     lines = [f"{len(docs)} document{'s' if len(docs) != 1 else ''} indexed here:"]
     for d in sorted(docs, key=lambda d: d.name.lower()):
@@ -177,9 +210,12 @@ def _source(c: Citation, snippet: Snippet | None, answer: Answer) -> Source:
 
 
 def footer(answer: Answer) -> str:
+    calc = answer.calculation
     mode = (
-        "worked out in code from the cited rows"
-        if answer.calculation is not None
+        "read from the cited table row"  # one figure looked up: nothing was worked out
+        if calc is not None and len(calc.operands) < 2
+        else "worked out in code from the cited rows"
+        if calc is not None
         else "extractive (offline: sentences quoted from the PDF)"
         if answer.mode == "extractive"
         else answer.mode

@@ -32,7 +32,15 @@ from adapters.chat.forgotten import Forgotten, StoredForgotten
 from adapters.chat.intake import Attachment, Intake, Progress
 from adapters.chat.library import ShareRegistry, Shares
 from adapters.chat.local_state import LocalStore, StoredSeen, StoredThreads
-from adapters.chat.replies import Image, Reply, Source, answer_reply, help_reply, list_reply
+from adapters.chat.replies import (
+    Image,
+    Reply,
+    Source,
+    answer_reply,
+    help_reply,
+    how_to_ask,
+    list_reply,
+)
 from papertrail.answer.followup import Complete, condense, wants_answer
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
@@ -214,11 +222,11 @@ class ChatService:
         command = words[0].strip("!/") if words else ""
         own = [a for a in mention.attachments if a.source == "message"]
         if not text and not own:
-            return help_reply()
+            return help_reply(mention.channel)
         if command in ("help", "?") and len(words) <= 2:
-            return help_reply()
+            return help_reply(mention.channel)
         if command in ("list", "docs", "documents") and len(words) <= 2:
-            return list_reply(self.pipeline.documents(mention.channel))
+            return list_reply(self.pipeline.documents(mention.channel), mention.channel)
         m = _FORGET.match(text)
         if m and len(words) <= 12:
             return self._forget(mention, m.group(1).strip())
@@ -231,7 +239,7 @@ class ChatService:
             names = ", ".join(d.name for d in library if d.doc_id in doc_ids)
             return Reply(
                 kind="list",
-                text=f"Indexed {names}. Mention me with a question about it.",
+                text=f"Indexed {names}. {how_to_ask(mention.channel)}",
                 warnings=tuple(warnings),
             )
         question, doc_ids = self._resolve(mention, text, doc_ids, library)

@@ -14,7 +14,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from adapters.chat.replies import Reply
+from adapters.chat.replies import Reply, understood
 from papertrail.types import Document
 
 MAX_IMAGES = 400  # images kept across all workspaces (~150 KB each: ~60 MB at most)
@@ -45,18 +45,23 @@ class ImageShelf:
 
 
 def document_json(doc: Document) -> dict:
-    """Every field the pipeline knows of a document (title, kind and period included
-    when the library has them), as JSON values."""
-    out = {}
-    for f in dataclasses.fields(doc):
-        value = getattr(doc, f.name)
-        if isinstance(value, tuple):
-            value = list(value)
-        if value is None or isinstance(value, str | int | float | bool | list):
-            out[f.name] = value
-        elif dataclasses.is_dataclass(value):
-            out[f.name] = str(value)
+    """Every field the pipeline knows of a document as JSON values, its identity as an
+    object of its own (title, kind, period...), and ``about``: what the bot read it to
+    be, "title · kind · period" as the ``list`` command says it ("" when unknown)."""
+    out = {f.name: _plain(getattr(doc, f.name)) for f in dataclasses.fields(doc)}
+    out["about"] = understood(doc)
     return out
+
+
+def _plain(value):
+    """``value`` as JSON: tuples as lists, dataclasses as objects of their fields."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
 
 
 def reply_json(reply: Reply, workspace: str, shelf: ImageShelf, base: str) -> dict:

@@ -152,7 +152,7 @@ class PaperTrail(Indexing):
         docs = {d.doc_id: d for d in documents}
         if not docs:
             raise PaperTrailError(
-                "No PDF is indexed here yet. Upload a PDF and mention me with your question.",
+                "No PDF is indexed here yet. Upload a PDF, then ask your question about it.",
                 code="no_documents",
             )
         if doc_ids is not None:

@@ -28,7 +28,9 @@ from papertrail.types import Document
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]  # (pages done, pages total)
-EMBED_BATCH = 256  # chunks per embedding call: fills the embedder's workers; progress per call
+# chunks per embedding call: fills the embedder's workers (4 x 8 texts a pass) twice over,
+# and progress is reported after each call, so a long PDF moves a few pages at a time
+EMBED_BATCH = 64
 LEASE_TTL = 30.0  # seconds an indexing lease outlives its holder: how soon a crash is taken over
 
 
@@ -52,8 +54,12 @@ class Indexing:
         *,
         password: str | None = None,
         progress: Progress | None = None,
+        reading: Progress | None = None,
     ) -> IngestResult:
         """Index ``data`` for ``channel``; raises PaperTrailError on bad input.
+
+        ``reading`` is told of each page read, then ``progress`` of the pages
+        whose passages are embedded and stored, after each batch.
 
         The same bytes again in the same channel return the stored document
         without embedding anything. A document only becomes visible to
@@ -61,8 +67,9 @@ class Indexing:
         """
         start = time.perf_counter()
         doc_id = hashlib.sha256(data).hexdigest()
+        args = (channel, name, data, doc_id, start, password, progress)
         if self.leases is None:
-            return self._ingest(channel, name, data, doc_id, start, password, progress, None)
+            return self._ingest(*args, None, reading)
         got = acquire_or_wait(
             self.leases,
             f"index:{channel}:{doc_id}",
@@ -73,7 +80,7 @@ class Indexing:
         if isinstance(got, Document):  # another worker indexed it while we waited
             return IngestResult(got, new=False, embedded=0)
         try:
-            return self._ingest(channel, name, data, doc_id, start, password, progress, got)
+            return self._ingest(*args, got, reading)
         finally:
             got.release()
 
@@ -81,7 +88,7 @@ class Indexing:
         known = self.store.get_document(channel, doc_id)
         return known if known is not None and known.status == "ready" else None
 
-    def _ingest(self, channel, name, data, doc_id, start, password, progress, lease):
+    def _ingest(self, channel, name, data, doc_id, start, password, progress, lease, reading):
         known = self.store.get_document(channel, doc_id)
         if known is not None and known.status == "ready":
             return IngestResult(known, new=False, embedded=0)
@@ -90,11 +97,17 @@ class Indexing:
             self.store.delete(channel, doc_id)
 
         warming = Warmup(self.embedder)
+
+        def page_read(done: int, total: int) -> None:
+            warming.page_read(done, total)
+            if reading:
+                reading(done, total)
+
         try:
             # once the first page has been read the file is a usable PDF: load the
             # model (~8 s in a fresh process) while the rest is read and OCRed
             parsed = read_pdf(
-                data, self.settings, password=password, ocr=self.ocr, progress=warming.page_read
+                data, self.settings, password=password, ocr=self.ocr, progress=page_read
             )
         except BaseException:
             warming.wait()  # no half-imported torch at interpreter exit (CLI, check child)

@@ -29,14 +29,17 @@ def render_snippets(
     max_width: int = 1600,
     context: float = 36.0,
     evidence_by_n: Mapping[int, Evidence | None] | None = None,
+    claims_by_n: Mapping[int, str] | None = None,
 ) -> list[Snippet]:
     """One snippet per distinct (chunk, evidence) pair, numbered by its lowest ``n``.
 
-    Opens the PDF once. ``evidence_by_n`` gives the span to mark for citation ``n``.
+    Opens the PDF once. ``evidence_by_n`` gives the span to mark for citation ``n``,
+    ``claims_by_n`` the sentence it supports.
     """
     out: list[Snippet] = []
     seen: set[tuple[str, Evidence | None]] = set()
     evidence_by_n = evidence_by_n or {}
+    claims_by_n = claims_by_n or {}
     with _open(data, password) as doc:
         for n in sorted(chunks_by_n):
             chunk, evidence = chunks_by_n[n], evidence_by_n.get(n)
@@ -53,6 +56,7 @@ def render_snippets(
                         max_width=max_width,
                         context=context,
                         evidence=evidence,
+                        claim=claims_by_n.get(n, ""),
                     )
                 )
             except Exception:  # a missing picture must not cost the other citations
@@ -83,10 +87,12 @@ def render_citations(
     """
     by_doc: dict[str, dict[int, Chunk]] = {}
     evidence: dict[int, Evidence | None] = {}
+    claims: dict[int, str] = {}
     for c in citations:
         if c.chunk is None:
             continue
         by_doc.setdefault(c.chunk.doc_id, {})[c.n] = c.chunk
+        claims[c.n] = f"{claims[c.n]} {c.sentence}" if c.n in claims else c.sentence
         had = evidence.get(c.n)
         if had is not None and c.evidence is not None and had != c.evidence:
             # two sentences cite the same number: mark both spans in its one picture
@@ -103,7 +109,12 @@ def render_citations(
         try:
             out.extend(
                 render_snippets(
-                    data, chunks, zoom=zoom, max_width=max_width, evidence_by_n=evidence
+                    data,
+                    chunks,
+                    zoom=zoom,
+                    max_width=max_width,
+                    evidence_by_n=evidence,
+                    claims_by_n=claims,
                 )
             )
         except Exception:  # a snippet is a bonus: never lose the answer over it

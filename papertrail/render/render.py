@@ -6,7 +6,10 @@ sentence(s) or table row and column header that support the claim), the
 evidence lines get a strong fill and an outline around each run of adjacent
 lines, the rest of the chunk a faint fill for context, and the crop is centred
 on the evidence, widened to show the whole chunk when it is not much taller.
-Without evidence every chunk line is marked strongly, as the evidence. Page
+A table row is marked alone (the one holding the claim's figure, when the quote
+runs over several) with the years heading its columns, read from the page when
+its chunk starts below them (``headings``). Without evidence every chunk line is marked
+strongly, as the evidence. Page
 furniture (a page number, a running header) is never marked (``furniture``).
 The crop's top and bottom are moved, by at most ``SLACK``, to blank rows, so
 no text line is cut in half. When the text runs sideways or upside down on the
@@ -29,6 +32,7 @@ from PIL import Image
 
 from papertrail.render.furniture import is_furniture
 from papertrail.render.glyphs import snap_to_words
+from papertrail.render.headings import table_row
 from papertrail.render.marks import CONTEXT_FILL, FILL, OUTLINE, Box, blank_rows, ink_mask, mark
 from papertrail.types import Chunk, Evidence, Rect, Snippet
 
@@ -51,8 +55,10 @@ def render_snippet(
     max_width: int = 1600,
     context: float = 36.0,
     evidence: Evidence | None = None,
+    claim: str = "",
 ) -> Snippet:
-    """A PNG of ``chunk``'s region on its page, ``evidence`` marked; ``n``: citation number."""
+    """A PNG of ``chunk``'s region on its page, ``evidence`` marked; ``n``: citation number;
+    ``claim``: the sentence it supports (picks a table row's one row out of its quote)."""
     page = doc[chunk.page - 1]
     bounds = page.rect
     body = [r for r in _boxes(chunk.rects) if not is_furniture(chunk, r, bounds)]
@@ -61,8 +67,10 @@ def render_snippet(
     marked = [r for r in marked if not is_furniture(chunk, r, bounds)]
     if not marked:
         marked, rects = rects, []
+    turn = _turn(page, _union(marked))
+    if evidence and not turn:  # a table row: that row alone, with the years heading it
+        marked = table_row(page, marked, claim)
     focus = _union(marked)
-    turn = _turn(page, focus)
     sideways = turn in (90, 270)
     clip = _region(focus, _union(marked + rects), bounds, context, sideways=sideways)
     w, h = clip.width * zoom, clip.height * zoom

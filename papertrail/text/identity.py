@@ -2,7 +2,9 @@
 
 ``opening`` reads a document's first pages (the cover page of a filing, the
 title block of a paper or a manual); ``identify`` turns that into an
-``Identity``: a title (the first line of real text), the period it covers
+``Identity``: a title (the first line of real text that is not a licence,
+copyright or permission notice, joined with a short second line unless that
+is in much smaller type), the period it covers
 (``periods``), and what the first ``Domain`` that recognises it adds (kind,
 issuer, aliases such as a trading symbol). The file name is only a fallback
 for the period (a user's file names follow no convention). It leaves out
@@ -23,6 +25,18 @@ OPENING_PAGES = 2  # ... taken from at most this many first pages
 BODY_PAGES = 15  # pages a quarterly report's fiscal quarter is looked for in
 TITLE_CHARS = 120
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
+# what licence, copyright and permission notices are made of; a notice is a paragraph
+# with two of these (or one, in a sentence of NOTICE_WORDS words or more)
+_NOTICE = re.compile(
+    r"\b(?:permission|permitted|licen[cs]\w*|copyright|all rights reserved|attribution|"
+    r"reproduc\w*|redistribut\w*|creative commons|terms of use|hereby grant\w*|"
+    r"trademarks?|preprint|under review|arxiv)\b|©|\(c\)\s*(?:19|20)\d\d",
+    re.I,
+)
+NOTICE_WORDS = 12
+NOTICE_LINES = 6  # a notice paragraph runs at most this many lines before its full stop
+# a line under a title in type this much smaller is its authors or date, not more title
+SMALLER = 0.75
 # words of a company's legal name that name no company
 _LEGAL = frozenset(
     "the inc incorporated corp corporation co company ltd limited plc llc and of".split()
@@ -39,33 +53,94 @@ def _lines(c: Chunk) -> str:
 
 def opening(chunks: Sequence[Chunk]) -> str:
     """The text of a document's first pages (up to ``OPENING_CHARS``), line by line."""
+    return "\n".join(line for line, _ in _opening_lines(chunks))
+
+
+def _opening_lines(chunks: Sequence[Chunk]) -> list[tuple[str, float | None]]:
+    """The lines of ``opening`` with their size of type in points (None when not known)."""
     pages = sorted({c.page for c in chunks})[:OPENING_PAGES]
-    parts, size = [], 0
+    out: list[tuple[str, float | None]] = []
+    size = 0
     for c in chunks:
         if c.page in pages and size < OPENING_CHARS:
-            parts.append(_lines(c))
+            lines = _lines(c).split("\n")
+            # a chunk's boxes are its lines' boxes when both were kept
+            known = len(c.rects) == len(lines) and len(c.lines) == len(lines)
+            # the size of type: a line's height, or its width when it runs sideways
+            size_of = [min(r.width, r.height) for r in c.rects] if known else [None] * len(lines)
+            out += list(zip(lines, size_of, strict=True))
             size += len(c.text)
-    return "\n".join(parts)[:OPENING_CHARS]
+    cut, kept = OPENING_CHARS, []
+    for line, height in out:  # the first OPENING_CHARS characters, newlines counted
+        if cut <= 0:
+            break
+        kept.append((line[:cut], height))
+        cut -= len(line) + 1
+    return kept
 
 
-def title(text: str) -> str:
-    """The first line with words in it, joined with the next when either is short."""
-    lines = [line.strip() for line in text.splitlines()]
-    lines = [line for line in lines if len(_LETTERS.findall(line)) >= 1]
+def title(text: str, heights: Sequence[float | None] | None = None) -> str:
+    """The first line with words in it that is no notice (``notices``), joined with the
+    next when either is short, unless ``heights`` (one per line of ``text``) says the next
+    is set in much smaller type (a title's authors, not its second line)."""
+    raw = [line.strip() for line in text.splitlines()]
+    sizes = list(heights) if heights is not None and len(heights) == len(raw) else [None] * len(raw)
+    skip = notices(raw)
+    lines = [
+        (line, sizes[i])
+        for i, line in enumerate(raw)
+        if i not in skip and len(_LETTERS.findall(line)) >= 1
+    ]
     if not lines:
         return ""
-    out = lines[0]
+    out, height = lines[0]
     if len(lines) > 1:  # a title set over two lines, or with a short tail
-        line = lines[1]
-        if len(out) < 30 and len(line) <= 60 or len(line) <= 24 and len(out) < 80:
+        line, other = lines[1]
+        smaller = height is not None and other is not None and other < SMALLER * height
+        if not smaller and (len(out) < 30 and len(line) <= 60 or len(line) <= 24 and len(out) < 80):
             out = f"{out} {line}"
     return out[:TITLE_CHARS].strip()
 
 
+def notices(lines: Sequence[str]) -> set[int]:
+    """The indexes of ``lines`` in licence, copyright or permission notices ("Provided
+    proper attribution is provided, X hereby grants permission to reproduce..."): each
+    paragraph from a line naming such a thing to the line ending its sentence, kept when
+    it names two of them, or one in a sentence of ``NOTICE_WORDS`` words or more. A short
+    line followed by a new sentence stands alone ("The MIT License" / "Permission is...")."""
+    out: set[int] = set()
+    i = 0
+    while i < len(lines):
+        if i in out or not _NOTICE.search(lines[i]):
+            i += 1
+            continue
+        j = i
+        heading = len(lines[i].split()) < 6 and i + 1 < len(lines) and lines[i + 1][:1].isupper()
+        while (
+            not heading and j + 1 < len(lines) and j - i + 1 < NOTICE_LINES and not _ends(lines[j])
+        ):
+            j += 1
+        if not _ends(lines[j]):
+            j = i  # no full stop in reach: the line alone
+        para = " ".join(lines[i : j + 1])
+        terms = {m.group(0).casefold() for m in _NOTICE.finditer(para)}
+        if len(terms) >= 2 or len(para.split()) >= NOTICE_WORDS:
+            out.update(range(i, j + 1))
+            i = j + 1
+        else:
+            i += 1
+    return out
+
+
+def _ends(line: str) -> bool:
+    return bool(re.search(r"[.;]\W*$", line))
+
+
 def identify(name: str, chunks: Sequence[Chunk], domains: Sequence[Domain] = ()) -> Identity:
     """The identity of the document ``name`` made of ``chunks`` (in order)."""
-    text = opening(chunks)
-    found: dict[str, object] = {"title": title(text)}
+    lines = _opening_lines(chunks)
+    text = "\n".join(line for line, _ in lines)
+    found: dict[str, object] = {"title": title(text, [h for _, h in lines])}
     for domain in domains:
         extra = domain.recognise(text)
         if extra is not None:

@@ -177,7 +177,8 @@ def test_batch_mode_answers_with_a_verified_citation_and_a_png(tmp_path, restore
     )
     text = out.getvalue()
     assert code == 0, text
-    assert "Indexed agreement.pdf" in text
+    assert "Indexed agreement.pdf. Ask me a question about it." in text
+    assert "mention" not in text.lower()  # nobody is mentioned at a terminal
     assert "The warranty period is 24 months from delivery [1]." in text
     assert "  [1] agreement.pdf, page 1" in text
     assert "1 citation verified" in text

@@ -43,6 +43,16 @@ def test_a_metric_is_worked_out_and_checked_and_the_model_is_not_asked(tmp_path)
     assert len(model.asked[0][1]) <= pt.settings.top_k
 
 
+def test_a_figure_looked_up_in_a_table_says_so_and_not_that_it_was_worked_out(tmp_path):
+    pt = make(tmp_path, generator=ScriptedGenerator("Net income grew [1].", mode="some-llm"))
+    pt.ingest("c1", "northwind-10k.pdf", ten_k())
+    answer = pt.ask("c1", "What was Northwind's FY2017 net income?", render=False)
+    assert "3,033" in answer.text and len(answer.calculation.operands) == 1
+    reply = answer_reply(answer)
+    assert reply.footer.startswith("Mode: read from the cited table row · 1 citation verified")
+    assert "worked out" not in reply.footer and "Worked out" not in reply.text
+
+
 def test_a_metric_the_rows_cannot_give_goes_to_the_generator(tmp_path):
     model = ScriptedGenerator("I cannot compute it.", mode="some-llm")
     pt = make(tmp_path, generator=model)

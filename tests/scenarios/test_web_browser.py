@@ -1,56 +1,25 @@
 """The web channel in a real headless Chromium, driven by Selenium as a person would use it.
 
-Debian's ``chromium`` and ``chromium-driver`` (``make test`` installs them when
-missing, as it does redis-server). The page is served by the real aiohttp app
-on a real ``ChatService`` and pipeline (hash embedder), from a thread.
+Debian's ``chromium`` and ``chromium-driver`` (``tests/chromium.py``). The page is
+served by the real aiohttp app on a real ``ChatService`` and pipeline (hash embedder),
+from a thread.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from papertrail.cli.sample import sample_report
+from tests.chromium import chromium
+from tests.chromium import wait as _wait
 from tests.web_server import serving, web_service
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-WAIT = 60  # seconds: generous, the machine is shared
 
 
 @pytest.fixture
 def browser(tmp_path):
-    os.environ.setdefault("SE_OFFLINE", "true")  # Selenium must never fetch a driver
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1280,900",
-        f"--user-data-dir={tmp_path / 'chromium-profile'}",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    try:
+    with chromium(tmp_path / "chromium-profile") as driver:
         yield driver
-    finally:
-        driver.quit()
-
-
-def _wait(driver, condition, timeout=WAIT):
-    return WebDriverWait(driver, timeout, poll_frequency=0.2).until(lambda d: condition(d))
 
 
 def _replies(driver):

@@ -1,12 +1,17 @@
 // The web channel's page: uploads, questions and the library, over the JSON routes
-// of adapters/web/app.py. Plain JavaScript, no build step. Every text from the
-// server is inserted as text (never as HTML).
+// of adapters/web/app.py. Plain JavaScript, no build step, no inline code (the page
+// runs under a Content-Security-Policy). Every text from the server is inserted as
+// text (never as HTML). The conversation is kept in this browser's localStorage under
+// the workspace's own key, so a reload keeps it and another workspace never sees it.
 "use strict";
 
 const workspace = decodeURIComponent(location.pathname.split("/")[2] || "");
 const base = `/w/${encodeURIComponent(workspace)}`;
 const headers = { "X-PaperTrail": "1" };
-let conversation = newConversation();
+const HISTORY_KEY = `papertrail.history.${workspace}`;
+const HISTORY_ITEMS = 60; // questions and replies kept per workspace, newest last
+let chatLog = loadHistory();
+let conversation = chatLog.conversation;
 
 function newConversation() {
   return Array.from({ length: 16 }, () => Math.floor(Math.random() * 16).toString(16)).join("");
@@ -22,13 +27,51 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// -- history: this workspace's conversation, in this browser ------------------------
+
+function loadHistory() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(HISTORY_KEY) || "null");
+    if (saved && saved.workspace === workspace && Array.isArray(saved.items)) return saved;
+  } catch (e) { /* unreadable or unavailable storage: start afresh */ }
+  return { workspace, conversation: newConversation(), items: [] };
+}
+
+function remember(item) {
+  chatLog.items.push(item);
+  chatLog.items = chatLog.items.slice(-HISTORY_ITEMS);
+  saveHistory();
+}
+
+function saveHistory() {
+  try {
+    localStorage.setItem(HISTORY_KEY, JSON.stringify(chatLog));
+  } catch (e) { /* storage full or disabled: the page still works, without memory */ }
+}
+
+function replayHistory() {
+  for (const item of chatLog.items) {
+    if (item.you !== undefined) showQuestion(item.you);
+    else if (item.reply) showReply(botMessage(), item.reply, { scroll: false });
+  }
+  const messages = document.getElementById("messages");
+  messages.scrollTop = messages.scrollHeight;
+}
+
+// -- the server's NDJSON streams -------------------------------------------------------
+
 // Streams NDJSON lines: {"progress": "..."} while the bot works, then {"reply": {...}}.
 async function streamed(url, options, onProgress) {
-  const res = await fetch(url, options);
+  let res;
+  try {
+    res = await fetch(url, options);
+  } catch (e) {
+    return failed("The server cannot be reached. Check that PaperTrail is still running.");
+  }
   if (!res.ok || !res.body) {
     let message = `${res.status} ${res.statusText}`;
     try { message = (await res.json()).error || message; } catch (e) { /* not JSON */ }
-    return { kind: "error", text: message, sources: [], warnings: [], footer: "" };
+    return failed(message);
   }
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
@@ -47,53 +90,116 @@ async function streamed(url, options, onProgress) {
     }
     if (done) break;
   }
-  return reply || { kind: "error", text: "The connection closed before the reply.", sources: [], warnings: [], footer: "" };
+  return reply || failed("The connection closed before the reply.");
+}
+
+function failed(text) {
+  return { kind: "error", text, sources: [], warnings: [], footer: "" };
+}
+
+// "Indexing report.pdf — 12/40 pages", "Reading report.pdf — page 3 of 40": how far along
+function fraction(status) {
+  const m = status.match(/(\d+)\s*(?:\/|of)\s*(\d+)\s*pages?/) || status.match(/page (\d+) of (\d+)/);
+  return m && Number(m[2]) > 0 ? [Number(m[1]), Number(m[2])] : null;
 }
 
 // -- library -------------------------------------------------------------------
 
-async function refreshLibrary() {
-  const res = await fetch(`${base}/library`);
-  const data = await res.json();
+async function refreshLibrary({ forgotten = false } = {}) {
+  let data;
+  try {
+    data = await (await fetch(`${base}/library`)).json();
+  } catch (e) {
+    return;
+  }
   const list = document.getElementById("library");
-  list.replaceChildren();
+  // a document already listed keeps its element (and a confirmation open on it)
+  const shown = new Map(Array.from(list.children, (li) => [li.dataset.name, li]));
+  list.replaceChildren(...data.documents.map((d) => shown.get(d.name) || libraryItem(d)));
   document.getElementById("library-empty").textContent = data.documents.length ? "" : data.text;
-  for (const d of data.documents) {
-    const facts = [d.kind, d.period, `${d.pages} pages`].filter(Boolean).join(" · ");
-    const forget = el("button", { type: "button", title: `Forget ${d.name}` }, "Forget");
-    forget.addEventListener("click", () => forgetDocument(d.name));
-    const title = d.title && d.title !== d.name ? el("div", { class: "meta" }, d.title) : "";
-    list.append(el("li", { "data-name": d.name }, forget, el("div", { class: "name" }, d.name), title,
-                   el("div", { class: "meta" }, facts)));
+  if (forgotten) {
+    // a forgotten document's "✓ Indexed" line would now say something untrue
+    const names = new Set(data.documents.map((d) => d.name));
+    for (const line of document.querySelectorAll("#uploads li.done")) {
+      if (!names.has(line.dataset.name)) line.remove();
+    }
   }
 }
 
+function libraryItem(d) {
+  const item = el("li", { "data-name": d.name });
+  const forget = el("button", { type: "button", class: "forget", title: `Forget ${d.name}` }, "Forget");
+  forget.addEventListener("click", () => confirmForget(item, d.name));
+  item.append(forget, el("div", { class: "name" }, d.name));
+  // what the bot read the document to be: "title · kind · period", as `list` says it
+  if (d.about) item.append(el("div", { class: "about" }, d.about));
+  const facts = [`${d.pages} page${d.pages === 1 ? "" : "s"}`];
+  if (d.no_text_pages && d.no_text_pages.length) facts.push(`${d.no_text_pages.length} without text`);
+  item.append(el("div", { class: "meta" }, facts.join(" · ")));
+  return item;
+}
+
+function confirmForget(item, name) {
+  if (item.querySelector(".confirm")) return;
+  const yes = el("button", { type: "button", class: "danger" }, "Forget it");
+  const no = el("button", { type: "button" }, "Cancel");
+  const box = el("div", { class: "confirm", role: "alertdialog", "aria-label": `Forget ${name}?` },
+                 el("span", {}, `Forget ${name}? Questions here will no longer see it.`), yes, no);
+  yes.addEventListener("click", () => { box.remove(); forgetDocument(name); });
+  no.addEventListener("click", () => { box.remove(); item.querySelector(".forget").focus(); });
+  box.addEventListener("keydown", (e) => { if (e.key === "Escape") no.click(); });
+  item.append(box);
+  no.focus();
+}
+
 async function forgetDocument(name) {
-  const res = await fetch(`${base}/forget`, {
-    method: "POST", headers: { ...headers, "Content-Type": "application/json" },
-    body: JSON.stringify({ name }),
-  });
-  const reply = await res.json();
-  showReply(botMessage(), reply.error ? { kind: "error", text: reply.error } : reply);
-  refreshLibrary();
+  let reply;
+  try {
+    const res = await fetch(`${base}/forget`, {
+      method: "POST", headers: { ...headers, "Content-Type": "application/json" },
+      body: JSON.stringify({ name }),
+    });
+    reply = await res.json();
+  } catch (e) {
+    reply = { error: "The server cannot be reached. Check that PaperTrail is still running." };
+  }
+  reply = reply.error ? failed(reply.error) : reply;
+  showReply(botMessage(), reply);
+  remember({ reply });
+  refreshLibrary({ forgotten: reply.kind === "forget" });
 }
 
 async function upload(file) {
-  const item = el("li", {}, `${file.name}: uploading…`);
+  const label = el("span", {}, `${file.name}: uploading…`);
+  const bar = el("progress", { max: "1", "aria-label": `${file.name} indexing progress` });
+  bar.hidden = true;
+  const item = el("li", { "data-name": file.name }, label, bar);
   document.getElementById("uploads").prepend(item);
   const reply = await streamed(`${base}/upload`, {
     method: "POST", body: file,
     headers: { ...headers, "X-File-Name": encodeURIComponent(file.name),
                "Content-Type": file.type || "application/octet-stream" },
-  }, (status) => { item.textContent = status; });
+  }, (status) => {
+    label.textContent = status;
+    const part = fraction(status);
+    if (part) { bar.hidden = false; bar.max = part[1]; bar.value = part[0]; }
+  });
+  bar.remove();
   item.className = reply.kind === "error" ? "error" : "done";
-  item.textContent = reply.kind === "error" ? `${file.name}: ${reply.text}` : `✓ ${reply.text}`;
+  label.textContent = reply.kind === "error" ? `${file.name}: ${reply.text}` : `✓ ${reply.text}`;
+  for (const w of reply.warnings || []) item.append(el("div", { class: "warning" }, w));
   refreshLibrary();
 }
 
 function uploadAll(files) { for (const f of files) upload(f); }
 
 // -- conversation ------------------------------------------------------------------
+
+function showQuestion(text) {
+  const node = el("div", { class: "msg you" }, text);
+  document.getElementById("messages").append(node);
+  return node;
+}
 
 function botMessage() {
   const node = el("div", { class: "msg bot" }, el("div", { class: "progress" }, "Working…"));
@@ -114,7 +220,48 @@ function withMarkers(text, id) {
   return out;
 }
 
-function showReply(node, reply) {
+// The answer as plain text with its sources, for pasting into a mail or a document.
+function citedText(reply) {
+  const parts = [reply.text || ""];
+  for (const w of reply.warnings || []) parts.push(w);
+  if ((reply.sources || []).length) {
+    const lines = reply.sources.map((s) => (s.evidence ? `${s.title}: “${s.evidence}”` : s.title));
+    parts.push(`Sources:\n${lines.join("\n")}`);
+  }
+  if (reply.footer) parts.push(reply.footer);
+  return parts.join("\n\n");
+}
+
+async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    await navigator.clipboard.writeText(text);
+    return;
+  }
+  const area = el("textarea", { readonly: "", class: "offscreen" });
+  area.value = text;
+  document.body.append(area);
+  area.select();
+  const ok = document.execCommand("copy");
+  area.remove();
+  if (!ok) throw new Error("copy refused");
+}
+
+function copyButton(reply) {
+  const button = el("button", { type: "button", class: "copy", title: "Copy the answer with its sources and quotes" },
+                    "Copy answer with citations");
+  button.addEventListener("click", async () => {
+    try {
+      await copyText(citedText(reply));
+      button.textContent = "✓ Copied";
+    } catch (e) {
+      button.textContent = "Copy failed: select the text instead";
+    }
+    setTimeout(() => { button.textContent = "Copy answer with citations"; }, 2500);
+  });
+  return button;
+}
+
+function showReply(node, reply, { scroll = true } = {}) {
   const id = `r${Math.random().toString(36).slice(2, 8)}`;
   node.replaceChildren();
   node.classList.toggle("error", reply.kind === "error");
@@ -124,33 +271,59 @@ function showReply(node, reply) {
   for (const s of reply.sources || []) {
     const box = el("div", { class: "source", id: `${id}-s${s.n}` }, el("div", { class: "title" }, s.title));
     if (s.evidence) box.append(el("blockquote", {}, `“${s.evidence}”`));
-    if (s.image) {
-      const img = el("img", { src: s.image.url, alt: s.image.title, title: "Click to enlarge" });
-      img.addEventListener("click", () => enlarge(s.image.url, s.image.title));
-      box.append(img);
-    }
+    if (s.image) box.append(picture(s.image));
     node.append(box);
   }
   if (reply.footer) node.append(el("div", { class: "footer" }, reply.footer));
-  node.scrollIntoView({ block: "end" });
+  if (reply.kind === "answer") node.append(el("div", { class: "actions" }, copyButton(reply)));
+  if (scroll) node.scrollIntoView({ block: "end" });
+}
+
+function picture(image) {
+  const img = el("img", { src: image.url, alt: image.title, title: "Click to enlarge", tabindex: "0" });
+  img.addEventListener("click", () => enlarge(image.url, image.title, img));
+  img.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); enlarge(image.url, image.title, img); }
+  });
+  img.addEventListener("error", () => {
+    // pictures are kept for the latest replies only; the text and quote above still hold
+    img.replaceWith(el("div", { class: "muted expired" }, "This picture has expired: ask the question again to see it."));
+  });
+  return img;
 }
 
 async function ask(text) {
-  document.getElementById("messages").append(el("div", { class: "msg you" }, text));
+  showQuestion(text);
+  remember({ you: text });
   const node = botMessage();
+  node.scrollIntoView({ block: "end" });
   const reply = await streamed(`${base}/ask`, {
     method: "POST", headers: { ...headers, "Content-Type": "application/json" },
     body: JSON.stringify({ text, conversation }),
   }, (status) => { node.querySelector(".progress").textContent = status; });
   showReply(node, reply);
+  remember({ reply });
+  if (reply.kind === "forget") refreshLibrary({ forgotten: true }); // "forget x.pdf" typed
 }
 
-function enlarge(url, title) {
+let returnFocus = null;
+
+function enlarge(url, title, from) {
   const box = document.getElementById("lightbox");
   const img = box.querySelector("img");
   img.src = url;
   img.alt = title;
+  returnFocus = from || null;
   box.hidden = false;
+  box.tabIndex = -1;
+  box.focus();
+}
+
+function closeLightbox() {
+  const box = document.getElementById("lightbox");
+  if (box.hidden) return;
+  box.hidden = true;
+  if (returnFocus) returnFocus.focus();
 }
 
 // -- wiring ----------------------------------------------------------------------
@@ -160,6 +333,9 @@ document.addEventListener("DOMContentLoaded", () => {
   const drop = document.getElementById("drop");
   const input = document.getElementById("file");
   input.addEventListener("change", () => { uploadAll(input.files); input.value = ""; });
+  drop.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); input.click(); }
+  });
   for (const ev of ["dragenter", "dragover"]) {
     drop.addEventListener(ev, (e) => { e.preventDefault(); drop.classList.add("over"); });
   }
@@ -173,9 +349,13 @@ document.addEventListener("DOMContentLoaded", () => {
     if (q.value.trim()) { ask(q.value.trim()); q.value = ""; }
   });
   document.getElementById("new-conversation").addEventListener("click", () => {
-    conversation = newConversation();
+    chatLog = { workspace, conversation: newConversation(), items: [] };
+    conversation = chatLog.conversation;
+    saveHistory();
     document.getElementById("messages").replaceChildren();
   });
-  document.getElementById("lightbox").addEventListener("click", (e) => { e.currentTarget.hidden = true; });
+  document.getElementById("lightbox").addEventListener("click", closeLightbox);
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeLightbox(); });
+  replayHistory();
   refreshLibrary();
 });

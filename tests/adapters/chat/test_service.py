@@ -69,6 +69,21 @@ def test_help_list_forget(tmp_path):
     assert "No documents" in svc.handle(Mention("ch", "list")).text
 
 
+def test_the_wording_says_how_to_ask_on_each_platform(tmp_path):
+    svc = service(tmp_path)
+    for channel in ("web:team", "local:console"):  # a question is simply typed there
+        said = [svc.handle(Mention(channel, w)).text for w in ("list", "help")]
+        said.append(svc.handle(Mention(channel, "", (pdf(),))).text)
+        said.append(svc.handle(Mention(channel + "2", "What is it?")).text)  # nothing indexed
+        assert said[2] == "Indexed paper.pdf. Ask me a question about it."
+        assert all("mention" not in s.lower() for s in said), said
+        assert all(f"`{w}" in said[1] for w in ("ask", "list", "forget", "help"))
+    slack = [svc.handle(Mention("slack:T1:C1", w)).text for w in ("list", "help")]
+    slack.append(svc.handle(Mention("slack:T1:C1", "", (pdf(),))).text)
+    assert "mention me" in slack[0] and "Mention me" in slack[1]
+    assert slack[2] == "Indexed paper.pdf. Mention me with a question about it."
+
+
 COVER = """UNITED STATES SECURITIES AND EXCHANGE COMMISSION
 FORM 10-Q
 QUARTERLY REPORT PURSUANT TO SECTION 13 OR 15(d)

@@ -201,3 +201,34 @@ def test_the_root_sends_each_visitor_to_a_new_workspace(base):
         assert caught.value.code == 302
         places.add(caught.value.headers["Location"])
     assert len(places) == 2 and all(p.startswith("/w/") for p in places)
+
+
+def test_the_library_keeps_what_each_document_was_read_to_be(base):
+    from tests import pdfs
+
+    alice = Browser(base)
+    alice.open("team")
+    alice.upload("team", "paper.pdf", pdfs.paper_pdf())
+    doc = alice.library("team")[0]
+    assert doc["identity"]["title"] == pdfs.PAPER_TITLE  # an object, not a dataclass's repr
+    assert doc["about"] == pdfs.PAPER_TITLE and doc["pages"] == 4
+
+
+def test_indexing_progress_comes_page_by_page(tmp_path):
+    from tests import pdfs
+
+    service = web_service(tmp_path)
+    service.intake.progress_interval = 0  # every line the pipeline reports, unthrottled
+    service.pipeline.embed_batch = 4
+    text = "The basin was surveyed at forty stations. " * 30
+    pages = [f"Section {i}. {text}" for i in range(12)]
+    with serving(service) as url:
+        alice = Browser(url)
+        alice.open("team")
+        progress, reply = alice.upload("team", "long.pdf", pdfs.simple_pdf(pages))
+    assert reply["kind"] == "list" and "Indexed long.pdf" in reply["text"]
+    read = [p for p in progress if p.startswith("Reading long.pdf")]
+    assert read == [f"Reading long.pdf — page {i} of 12" for i in range(1, 13)]
+    done = [int(p.split("— ")[1].split("/")[0]) for p in progress if "/12 pages" in p]
+    assert done == sorted(done) and done[-1] == 12 and len(set(done)) >= 4, progress
+    assert progress.index(read[-1]) < progress.index(f"Indexing long.pdf — {done[0]}/12 pages")

@@ -99,3 +99,67 @@ def test_the_document_a_question_names_among_those_found():
     ranked = [("ko", cola), ("amzn19", amazon_19), ("amzn17", amazon)]  # the search's order
     assert most_named(asked, ranked) == "amzn17"
     assert most_named("What was the FY2018 capex?", ranked) == "ko"  # a tie: the best-ranked
+
+
+def _noticed_paper() -> bytes:
+    """A paper's first page as arXiv prints some: a permission notice in body type above
+    the title, the title in large type, then its authors."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    notice = (
+        "Provided proper attribution is provided, Initech hereby grants permission to "
+        "reproduce the tables and figures in this paper solely for use in journalistic or "
+        "scholarly works."
+    )
+    page.insert_textbox(pymupdf.Rect(72, 60, 540, 110), notice, fontsize=11, fontname="tiro")
+    page.insert_textbox(
+        pymupdf.Rect(72, 130, 540, 160), "Lattice Is All You Need", fontsize=17, align=1
+    )
+    for i, who in enumerate(["Ada Lovelace", "Initech Research", "ada@example.com"]):
+        page.insert_text((250, 190 + 12 * i), who, fontsize=10, fontname="tiro")
+    page.insert_textbox(
+        pymupdf.Rect(72, 260, 540, 400),
+        "Abstract. The dominant sequence transduction models are based on recurrent networks. "
+        "We propose a new simple network architecture based solely on lattices.",
+        fontsize=10,
+        fontname="tiro",
+    )
+    return doc.tobytes()
+
+
+def test_a_permission_notice_above_the_title_is_not_the_title():
+    from papertrail.read.chunking import chunk_blocks
+    from papertrail.read.pdf import read_pdf
+    from papertrail.settings import Settings
+
+    parsed = read_pdf(_noticed_paper(), Settings())
+    chunks = chunk_blocks(parsed.blocks, doc_id="e" * 64, doc_name="paper.pdf")
+    assert "hereby grants permission" in opening(chunks)  # the notice is read, and passed over
+    found = identify("paper.pdf", chunks, KNOWN)
+    assert found.title == "Lattice Is All You Need"  # not joined with an author in small type
+
+
+def test_notices_of_every_kind_are_passed_over_and_titles_naming_them_are_kept():
+    for notice in (
+        ["Copyright © 2021 Initech Press. All rights reserved."],
+        ["This work is licensed under a Creative Commons", "Attribution 4.0 License."],
+        ["Preprint. Under review."],
+    ):
+        body = "Abstract: we measured forty fridges over a whole summer, hour by hour."
+        assert title("\n".join([*notice, "A Study of Fridges", body])) == "A Study of Fridges"
+    mit = "The MIT License\nPermission is hereby granted, free of charge, to any person."
+    assert title(mit) == "The MIT License"
+    assert title("Software Licensing Handbook\nfor Small Teams") == (
+        "Software Licensing Handbook for Small Teams"
+    )
+
+
+def test_a_short_second_line_joins_the_title_unless_its_type_is_much_smaller():
+    body = "The service stores objects of any size and serves them over HTTP."
+    assert title(f"Object Storage\nProduct Guide\n{body}", [21, 29, 10]) == (
+        "Object Storage Product Guide"  # a larger subtitle is part of the title
+    )
+    assert title(f"Lattice Networks\nAda Lovelace\n{body}", [16, 10, 10]) == "Lattice Networks"
+    assert title(f"Lattice Networks\nAda Lovelace\n{body}") == "Lattice Networks Ada Lovelace"
