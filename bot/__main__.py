@@ -2,9 +2,10 @@
 
 Loads the configuration (environment over ``.env``), checks what the mode
 needs, sets up redacted logging, builds the shared ``ChatService`` and runs
-the platform adapter until SIGTERM/SIGINT, then closes the pipeline and logs
-"stopped". A ``PaperTrailError`` at start-up (a missing or malformed
-variable, an unusable data directory) prints one line on stderr and exits 2;
+the platform adapter until SIGTERM/SIGINT, then closes the pipeline, logs
+"stopped" and exits 0 without interpreter teardown (``papertrail/exits.py``).
+A ``PaperTrailError`` at start-up (a missing or malformed variable, an
+unusable data directory) prints one line on stderr and exits 2;
 an unexpected start-up failure is logged, redacted, and exits 1. The adapters
 themselves live in ``adapters/``.
 """
@@ -14,9 +15,7 @@ from __future__ import annotations
 import argparse
 import logging
 import re
-import signal
 import sys
-import threading
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
@@ -25,6 +24,7 @@ from bot.health import health_payload, serve_health
 from bot.logs import redact, setup_logging
 from papertrail.envvars import dotenv_file
 from papertrail.errors import PaperTrailError
+from papertrail.exits import Stop, finish
 from papertrail.offline import offline_env
 
 log = logging.getLogger("bot")
@@ -82,6 +82,16 @@ def main(
     stdout: TextIO | None = None,
 ) -> int:
     """Run one process; returns its exit code. ``pipeline`` lets tests skip the model."""
+    stop = Stop().install()  # SIGTERM unwinds like Ctrl-C from here on: exit 0, "stopped"
+    try:
+        return _main(argv, env, pipeline, stdin, stdout)
+    except KeyboardInterrupt:  # between a step's clean-up and the next
+        return 0
+    finally:
+        stop.restore()
+
+
+def _main(argv, env, pipeline, stdin, stdout) -> int:
     args = build_parser().parse_args(argv)
     try:
         cfg = load_config(env, dotenv_path=dotenv_file(args.env_file))
@@ -94,7 +104,6 @@ def main(
     offline_env()
     default_level = "WARNING" if args.mode in ("local", "web") else "INFO"
     setup_logging(cfg.log_level or default_level, cfg.secrets())
-    previous = _on_sigterm_interrupt()
     service = health = coord = None
     try:
         from bot.wiring import build_service, describe_service, open_coordination
@@ -132,8 +141,6 @@ def main(
             close_service(service)
         if coord is not None:
             coord.close()
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
         log.info("stopped")
 
 
@@ -247,16 +254,7 @@ def _fail(exc: PaperTrailError) -> int:
     return EXIT_CONFIG
 
 
-def _on_sigterm_interrupt():
-    """Make SIGTERM (what Render and Docker send) unwind like Ctrl-C, through ``finally``."""
-
-    def handler(signum, frame):
-        raise KeyboardInterrupt
-
-    if threading.current_thread() is not threading.main_thread():
-        return None  # signals can only be handled in the main thread (tests may run us elsewhere)
-    return signal.signal(signal.SIGTERM, handler)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    # after main's own clean-up, end at once: interpreter teardown beside a native thread
+    # still busy (the model warming up) aborted the process (papertrail/exits.py)
+    finish(main())

@@ -25,6 +25,7 @@ from papertrail.cli.commands import EXIT_USAGE
 from papertrail.cli.progress import ProgressBar
 from papertrail.envvars import dotenv_file, environment
 from papertrail.errors import PaperTrailError
+from papertrail.exits import Stop, finish
 from papertrail.offline import offline_env
 from papertrail.settings import Settings
 
@@ -177,7 +178,18 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None, *, pipeline=None) -> int:
-    """Run one command; ``pipeline`` replaces the real one (tests pass a small one)."""
+    """Run one command; ``pipeline`` replaces the real one (tests pass a small one).
+
+    SIGTERM stops it like Ctrl-C, through the clean-up, but exits 0: a stop that was
+    asked for (documents indexed before it are kept; run the command again to finish)."""
+    stop = Stop().install()
+    try:
+        return _main(argv, pipeline, stop)
+    finally:
+        stop.restore()
+
+
+def _main(argv: list[str] | None, pipeline, stop: Stop) -> int:
     offline_env()
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -194,6 +206,9 @@ def main(argv: list[str] | None = None, *, pipeline=None) -> int:
         print(f"papertrail: {e.message}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
+        if stop.requested:
+            print("papertrail: stopped (SIGTERM)", file=sys.stderr)
+            return 0
         print("papertrail: interrupted", file=sys.stderr)
         return 130
     except Exception as e:
@@ -272,5 +287,11 @@ def _warm_model(settings: Settings) -> None:
     threading.Thread(target=load, name="papertrail-warm", daemon=True).start()
 
 
+def command() -> None:
+    """The ``papertrail`` command: run ``main`` on the command line, then end the process
+    at once (``papertrail.exits.finish``: no interpreter teardown that could abort)."""
+    finish(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    command()
