@@ -178,7 +178,7 @@ def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
         )
         return 0
     if args.mode == "web":
-        from adapters.web.app import run_web
+        from adapters.web.serve import run_web
 
         run_web(service, host=args.host, port=args.port, max_pdf_bytes=cfg.settings.max_pdf_bytes)
         return 0
