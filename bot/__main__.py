@@ -55,6 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
     slack.add_argument("--port", type=int, help=port_help)
     discord = sub.add_parser("discord", help="Discord bot (gateway connection)")
     discord.add_argument("--port", type=int, help=port_help)
+    for platform, token in ((slack, "SLACK_BOT_TOKEN"), (discord, "DISCORD_TOKEN")):
+        platform.add_argument(
+            "--if-configured",
+            action="store_true",
+            help=f"without {token} at all, say so in one line and exit 0 instead of 2 "
+            "(for a service a deployment may not use, as in compose.yaml)",
+        )
     local = sub.add_parser("local", help="console channel, no tokens needed")
     local.add_argument("--port", type=int, help=port_help)
     local.add_argument("--pdf", action="append", default=[], metavar="FILE", help="PDF to add")
@@ -97,6 +104,10 @@ def _main(argv, env, pipeline, stdin, stdout) -> int:
         cfg = load_config(env, dotenv_path=dotenv_file(args.env_file))
         if args.port is not None and args.mode != "web":
             cfg = cfg.replace(port=args.port, health_port=args.port)
+        if getattr(args, "if_configured", False) and not configured(cfg, args.mode):
+            token = "SLACK_BOT_TOKEN" if args.mode == "slack" else "DISCORD_TOKEN"
+            print(f"papertrail: {token} is not set: no {args.mode} bot here.", file=sys.stderr)
+            return 0
         require(cfg, args.mode)
     except PaperTrailError as exc:
         return _fail(exc)
@@ -188,6 +199,12 @@ def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
     if args.pdf or args.ask:
         return run_batch(console, args.pdf, args.ask)
     return run_interactive(console, stdin)
+
+
+def configured(cfg: BotConfig, mode: str) -> bool:
+    """Whether the platform's own token is set at all (a malformed one is ``require``'s)."""
+    token = {"slack": cfg.slack_bot_token, "discord": cfg.discord_token}.get(mode, "x")
+    return bool(token.strip())
 
 
 def check_slack_token(cfg: BotConfig) -> None:
