@@ -2,11 +2,11 @@
 
 Reads ``Settings`` once from the environment over ``.env`` (the environment
 wins, as for the bots), builds the pipeline and runs one command. Exit codes:
-0 done; 2 a user or configuration error (a ``PaperTrailError`` or a bad
-command line), as one line on stderr; 1 a bug (any other exception), as one
-line naming ``PAPERTRAIL_DEBUG``, which re-raises it with its traceback. A
-``--json`` that is a flag prints exactly one JSON document on stdout and
-nothing else there. The measuring commands (eval, eval-verifier, check,
+0 done (or stopped by SIGTERM); 2 a user or configuration error (a
+``PaperTrailError`` or a bad command line), one line on stderr; 1 a bug
+(any other exception), one line naming ``PAPERTRAIL_DEBUG``, which re-raises
+it with its traceback. A ``--json`` that is a flag prints exactly one JSON
+document on stdout and nothing else there. The measuring commands (eval, eval-verifier, check,
 bench) live in ``papertrail.measure`` and are only dispatched from here, with
 a progress bar on a terminal.
 """
@@ -33,7 +33,8 @@ DEFAULT_CHANNEL = "cli"
 DEBUG_ENV = "PAPERTRAIL_DEBUG"  # set (non-empty) to see a bug's traceback instead of one line
 EXIT_BUG = 1
 EXIT_STATUS = (
-    "Exit status: 0 done; 2 a user or configuration error (one line on stderr); "
+    "Exit status: 0 done (or stopped by SIGTERM); 2 a user or configuration error "
+    "(one line on stderr); "
     f"1 a bug (rerun with {DEBUG_ENV}=1 for the traceback)."
 )
 CHECK_STATUS = (
@@ -184,12 +185,18 @@ def main(argv: list[str] | None = None, *, pipeline=None) -> int:
     asked for (documents indexed before it are kept; run the command again to finish)."""
     stop = Stop().install()
     try:
-        return _main(argv, pipeline, stop)
+        return _main(argv, pipeline)
+    except KeyboardInterrupt:  # each step's clean-up (``finally``) has run on the way out
+        if stop.requested:
+            print("papertrail: stopped (SIGTERM)", file=sys.stderr)
+            return 0
+        print("papertrail: interrupted", file=sys.stderr)
+        return 130
     finally:
         stop.restore()
 
 
-def _main(argv: list[str] | None, pipeline, stop: Stop) -> int:
+def _main(argv: list[str] | None, pipeline) -> int:
     offline_env()
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -205,12 +212,6 @@ def _main(argv: list[str] | None, pipeline, stop: Stop) -> int:
     except PaperTrailError as e:
         print(f"papertrail: {e.message}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        if stop.requested:
-            print("papertrail: stopped (SIGTERM)", file=sys.stderr)
-            return 0
-        print("papertrail: interrupted", file=sys.stderr)
-        return 130
     except Exception as e:
         if env.get(DEBUG_ENV, "").strip():
             raise
