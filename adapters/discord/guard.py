@@ -46,7 +46,6 @@ def _guarded(event: str, parse: Callable[[Any], None]) -> Callable[[Any], None]:
         except Exception as exc:  # one bad event: logged, dropped, the connection lives
             log.warning("ignored a malformed %s event (%s: %s)", event, type(exc).__name__, exc)
 
-    guarded.papertrail_guarded = True  # type: ignore[attr-defined]
     return guarded
 
 
