@@ -92,7 +92,7 @@ class _ChatGenerator:
     def complete(self, messages: list[dict[str, str]]) -> str:
         """One plain chat call (no retry, budget or fallback): the ``ChatModel`` seam that
         condenses follow-ups (``followup.condense``, which falls back on failure)."""
-        return self._complete(messages, self.deadline)[0]
+        return self._complete(messages)[0]
 
     def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
         if not hits:
