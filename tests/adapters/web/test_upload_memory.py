@@ -1,9 +1,10 @@
 """``python -m bot web`` under 20 parallel 49 MiB uploads: memory stays within a budget.
 
 A real server process (the real model, Chroma and pipeline) takes 20 uploads
-at once from 10 workspaces, each body 49 MiB of random bytes (the size limit
-raised to 100 MB, so each accepted body is read whole before it is refused
-as not a PDF). Bodies
+at once from 10 workspaces, each body 49 MiB of random bytes after a PDF
+header (the size limit raised to 100 MB, so each accepted body is read whole
+and handed to MuPDF, which tries to repair it before it is refused as
+damaged; two such repairs at once used to crash the process). Bodies
 go to disk and only ``PER_PROCESS`` uploads are worked on at once: the
 others are refused before their bodies are read, with 429 (the workspace is
 busy) or 503 (the server is), each with a message. The process's resident
@@ -111,7 +112,7 @@ def test_twenty_parallel_49_mib_uploads_stay_within_the_memory_budget(tmp_path):
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-        body = os.urandom(BODY)
+        body = b"%PDF-1.7\n" + os.urandom(BODY - 9)  # reaches MuPDF, which repairs it
         with ThreadPoolExecutor(UPLOADS) as pool:
             results = list(
                 pool.map(
