@@ -16,10 +16,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 
 # Dependencies first (a layer that survives code changes): the exact versions of
-# requirements.lock, torch from the CPU index (the same pin as the Makefile's).
-COPY requirements.lock ./
+# requirements-runtime.lock (requirements.lock without the test tools), torch from
+# the CPU index (the same pin as the Makefile's).
+COPY requirements-runtime.lock ./
 RUN pip install --no-deps --index-url https://download.pytorch.org/whl/cpu torch==2.13.0 \
- && pip install -r requirements.lock
+ && pip install -r requirements-runtime.lock
 
 COPY pyproject.toml README.md LICENSE ./
 COPY papertrail ./papertrail

@@ -67,6 +67,7 @@ lock: setup
 	CUSTOM_COMPILE_COMMAND="make lock" $(BIN)/pip-compile --quiet --extra dev \
 	  --unsafe-package torch --strip-extras --no-emit-index-url --no-emit-find-links \
 	  -c $(VENV)/torch-pin.txt -o requirements.lock pyproject.toml
+	$(BIN)/python scripts/runtime_lock.py
 
 # Rewrite the README's configuration tables from Settings and BotConfig.
 readme: setup

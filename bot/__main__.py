@@ -2,9 +2,10 @@
 
 Loads the configuration (environment over ``.env``), checks what the mode
 needs, sets up redacted logging, builds the shared ``ChatService`` and runs
-the platform adapter until SIGTERM/SIGINT, then closes the pipeline and logs
-"stopped". A ``PaperTrailError`` at start-up (a missing or malformed
-variable, an unusable data directory) prints one line on stderr and exits 2;
+the platform adapter until SIGTERM/SIGINT, then closes the pipeline, logs
+"stopped" and exits 0 without interpreter teardown (``papertrail/exits.py``).
+A ``PaperTrailError`` at start-up (a missing or malformed variable, an
+unusable data directory) prints one line on stderr and exits 2;
 an unexpected start-up failure is logged, redacted, and exits 1. The adapters
 themselves live in ``adapters/``.
 """
@@ -14,9 +15,7 @@ from __future__ import annotations
 import argparse
 import logging
 import re
-import signal
 import sys
-import threading
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
@@ -25,6 +24,7 @@ from bot.health import health_payload, serve_health
 from bot.logs import redact, setup_logging
 from papertrail.envvars import dotenv_file
 from papertrail.errors import PaperTrailError
+from papertrail.exits import Stop, finish
 from papertrail.offline import offline_env
 
 log = logging.getLogger("bot")
@@ -55,6 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
     slack.add_argument("--port", type=int, help=port_help)
     discord = sub.add_parser("discord", help="Discord bot (gateway connection)")
     discord.add_argument("--port", type=int, help=port_help)
+    for platform, token in ((slack, "SLACK_BOT_TOKEN"), (discord, "DISCORD_TOKEN")):
+        platform.add_argument(
+            "--if-configured",
+            action="store_true",
+            help=f"without {token} at all, say so in one line and exit 0 instead of 2 "
+            "(for a service a deployment may not use, as in compose.yaml)",
+        )
     local = sub.add_parser("local", help="console channel, no tokens needed")
     local.add_argument("--port", type=int, help=port_help)
     local.add_argument("--pdf", action="append", default=[], metavar="FILE", help="PDF to add")
@@ -82,11 +89,25 @@ def main(
     stdout: TextIO | None = None,
 ) -> int:
     """Run one process; returns its exit code. ``pipeline`` lets tests skip the model."""
+    stop = Stop().install()  # SIGTERM unwinds like Ctrl-C from here on: exit 0, "stopped"
+    try:
+        return _main(argv, env, pipeline, stdin, stdout)
+    except KeyboardInterrupt:  # between a step's clean-up and the next
+        return 0
+    finally:
+        stop.restore()
+
+
+def _main(argv, env, pipeline, stdin, stdout) -> int:
     args = build_parser().parse_args(argv)
     try:
         cfg = load_config(env, dotenv_path=dotenv_file(args.env_file))
         if args.port is not None and args.mode != "web":
             cfg = cfg.replace(port=args.port, health_port=args.port)
+        if getattr(args, "if_configured", False) and not configured(cfg, args.mode):
+            token = "SLACK_BOT_TOKEN" if args.mode == "slack" else "DISCORD_TOKEN"
+            print(f"papertrail: {token} is not set: no {args.mode} bot here.", file=sys.stderr)
+            return 0
         require(cfg, args.mode)
     except PaperTrailError as exc:
         return _fail(exc)
@@ -94,7 +115,6 @@ def main(
     offline_env()
     default_level = "WARNING" if args.mode in ("local", "web") else "INFO"
     setup_logging(cfg.log_level or default_level, cfg.secrets())
-    previous = _on_sigterm_interrupt()
     service = health = coord = None
     try:
         from bot.wiring import build_service, describe_service, open_coordination
@@ -132,8 +152,6 @@ def main(
             close_service(service)
         if coord is not None:
             coord.close()
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
         log.info("stopped")
 
 
@@ -171,7 +189,7 @@ def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
         )
         return 0
     if args.mode == "web":
-        from adapters.web.app import run_web
+        from adapters.web.serve import run_web
 
         run_web(service, host=args.host, port=args.port, max_pdf_bytes=cfg.settings.max_pdf_bytes)
         return 0
@@ -181,6 +199,12 @@ def _run(args, cfg: BotConfig, service, coord, *, stdin, stdout) -> int:
     if args.pdf or args.ask:
         return run_batch(console, args.pdf, args.ask)
     return run_interactive(console, stdin)
+
+
+def configured(cfg: BotConfig, mode: str) -> bool:
+    """Whether the platform's own token is set at all (a malformed one is ``require``'s)."""
+    token = {"slack": cfg.slack_bot_token, "discord": cfg.discord_token}.get(mode, "x")
+    return bool(token.strip())
 
 
 def check_slack_token(cfg: BotConfig) -> None:
@@ -247,16 +271,7 @@ def _fail(exc: PaperTrailError) -> int:
     return EXIT_CONFIG
 
 
-def _on_sigterm_interrupt():
-    """Make SIGTERM (what Render and Docker send) unwind like Ctrl-C, through ``finally``."""
-
-    def handler(signum, frame):
-        raise KeyboardInterrupt
-
-    if threading.current_thread() is not threading.main_thread():
-        return None  # signals can only be handled in the main thread (tests may run us elsewhere)
-    return signal.signal(signal.SIGTERM, handler)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    # after main's own clean-up, end at once: interpreter teardown beside a native thread
+    # still busy (the model warming up) aborted the process (papertrail/exits.py)
+    finish(main())

@@ -45,6 +45,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "chunk_overlap": (0, 10_000),
     "top_k": (1, 100),
     "llm_timeout": (1, 3_600),  # seconds: an answer nobody waits an hour for
+    "llm_first_token_timeout": (1, 3_600),  # seconds until the first byte or token
     "llm_retries": (0, 10),
     "daily_token_budget": (0, 1_000_000_000),
     "render_zoom": (0.25, 8),
@@ -115,6 +116,12 @@ class Settings:
         120.0,
         "PAPERTRAIL_LLM_TIMEOUT",
         "Deadline in seconds for one LLM answer, retries included (1-3600); then offline.",
+    )
+    llm_first_token_timeout: float = _f(
+        15.0,
+        "PAPERTRAIL_LLM_FIRST_TOKEN_TIMEOUT",
+        "Seconds to wait for the LLM's first byte or token before calling it hung (offline); "
+        "a model that streams keeps PAPERTRAIL_LLM_TIMEOUT.",
     )
     llm_retries: int = _f(
         3,

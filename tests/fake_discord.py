@@ -161,8 +161,10 @@ class FakeDiscord:
         attachments: list[dict] = (),
         mention_everyone: bool = False,
         reply_to: dict | None = None,
+        reference: dict | None = None,
     ) -> dict:
-        """Post a message as a user and deliver MESSAGE_CREATE to the connected bot."""
+        """Post a message as a user and deliver MESSAGE_CREATE to the connected bot.
+        ``reference`` replaces the ``message_reference`` built from ``reply_to`` (forged)."""
         author = author or ALICE
         mentions = [self.bot] if str(BOT_ID) in _MENTION.findall(content) else []
         msg = self._message(channel_id, author, content, attachments=list(attachments))
@@ -172,6 +174,8 @@ class FakeDiscord:
             msg["message_reference"] = {"message_id": reply_to["id"], "channel_id": where}
             msg["referenced_message"] = reply_to
             msg["type"] = 19  # MessageType.reply
+        if reference is not None:
+            msg["message_reference"] = reference
         with self._changed:
             self.history[channel_id].append(msg)
             self._changed.notify_all()
@@ -179,6 +183,10 @@ class FakeDiscord:
         coro = self._dispatch("MESSAGE_CREATE", event)
         asyncio.run_coroutine_threadsafe(coro, self._loop).result(5)
         return msg
+
+    def deliver(self, event: str, data: dict) -> None:
+        """Send one gateway event exactly as given (malformed ones included)."""
+        asyncio.run_coroutine_threadsafe(self._dispatch(event, data), self._loop).result(5)
 
     def delete(self, channel_id: int, *messages: dict) -> None:
         """Users delete ``messages``: gone from history; MESSAGE_DELETE for one message,

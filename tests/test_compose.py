@@ -25,8 +25,18 @@ RENDER_ONLY = {"PYTHON_VERSION"}  # Render's runtime picks Python by it; the ima
 MODEL_CACHE = {"compose": "/opt/papertrail/model-cache", "render": "/opt/render/project/src/"}
 
 
-def compose_bots(command: str) -> list[dict]:
-    return [s for s in COMPOSE.values() if s.get("command") == command]
+COMPOSE_ONLY = {"SLACK_APP_TOKEN"}  # Socket Mode: compose runs it too; Render runs HTTP mode
+
+
+def compose_bots(command: str, profile: str | None = None) -> list[dict]:
+    """The bots that run ``command`` (each with ``--if-configured``: compose may start a
+    platform nobody configured), of ``profile`` when given."""
+    return [
+        s
+        for s in COMPOSE.values()
+        if s.get("command") == f"{command} --if-configured"
+        and (profile is None or s.get("profiles") == [profile])
+    ]
 
 
 def render_of(kind: str) -> dict:
@@ -36,7 +46,8 @@ def render_of(kind: str) -> dict:
 
 def test_the_same_services_run_with_the_same_commands():
     slack, discord = render_of("web"), render_of("worker")
-    assert len(compose_bots(slack["startCommand"])) == slack["numInstances"] == 2
+    assert len(compose_bots(slack["startCommand"], "slack-http")) == slack["numInstances"] == 2
+    assert len(compose_bots(slack["startCommand"], "slack-socket")) == 2
     assert len(compose_bots(discord["startCommand"])) == 1
     chroma = render_of("pserv")
     argv = shlex.split(chroma["startCommand"])
@@ -56,7 +67,7 @@ def test_the_bots_get_the_same_variables():
         assert render_of(kind)["startCommand"] == command
         for service in compose_bots(command):
             env = service["environment"]
-            assert set(env) == set(render) - RENDER_ONLY, command
+            assert set(env) - COMPOSE_ONLY == set(render) - RENDER_ONLY, command
             for key, var in render.items():
                 if key in SECRETS:  # from .env or the environment, never written here
                     assert env[key] == f"${{{key}:-}}"
@@ -95,6 +106,6 @@ def test_one_torch_pin_from_the_cpu_index_everywhere():
 def test_the_image_exports_the_model_where_the_bots_look():
     assert f"PAPERTRAIL_MODEL_CACHE={MODEL_CACHE['compose']}" in DOCKERFILE
     assert "papertrail export-model" in DOCKERFILE
-    assert "pip install -r requirements.lock" in DOCKERFILE
+    assert "pip install -r requirements-runtime.lock" in DOCKERFILE
     for path in re.findall(r"^COPY (\S+) ", DOCKERFILE, re.M):
         assert (ROOT / path).exists(), path

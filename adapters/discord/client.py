@@ -11,7 +11,9 @@ deleted message's PDFs are forgotten (``library.py``). Questions and drops
 are plain-data jobs (``jobs.py``), queued durably (Redis stream or local
 journal) before work starts, so a surviving or restarted process finishes
 them. ``ChatService`` runs in worker threads, so heartbeats go on while a PDF
-is indexed. Slash commands (``slash.py``) are answered directly. Replies:
+is indexed. Slash commands (``slash.py``) are answered directly. A
+malformed gateway event is logged and dropped, and a reply reference to
+another channel never reaches discord.py (``guard.py``). Replies:
 ``reply.py``/``format.py``; sharding: ``shards.py``; endpoints: ``endpoints.py``.
 """
 
@@ -32,6 +34,7 @@ from adapters.chat.service import ChatService, Mention, Reply
 from adapters.discord.endpoints import use_endpoints
 from adapters.discord.files import download, pdfs, referenced_message
 from adapters.discord.format import render_reply
+from adapters.discord.guard import guard_parsers
 from adapters.discord.jobs import drop_job, job_runner, mention_later, question_job, run_job
 from adapters.discord.library import forget_deleted
 from adapters.discord.reply import (
@@ -133,6 +136,7 @@ class PaperTrailClient(discord.Client):
         # a text-only bot: "voice will NOT be supported" (no PyNaCl, no davey) is not news
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(**options)
+        guard_parsers(self._connection)  # a malformed event is dropped, not fatal (guard.py)
         self.service = service
         self.history_limit = history_limit
         self.max_bytes = max_bytes

@@ -38,6 +38,9 @@ async def referenced_message(message: discord.Message) -> discord.Message | None
     The channel is checked before anything else, including the copy Discord
     sends along (``reference.resolved``): a reply to another channel's message
     must not bring that channel's files into this one's answers or library.
+    discord.py gives that copy the asking channel whenever the reference's
+    ``channel_id`` names it, so the raw copy's own channel and guild are checked
+    as the event arrives (``guard.py``: a mismatch drops the reference).
     """
     ref = message.reference
     if ref is None or ref.message_id is None:

@@ -14,14 +14,15 @@ Who is asking is a random id in an HttpOnly, SameSite=Strict cookie, so only
 the browser that uploaded a file may forget it. Every POST must carry the
 ``X-PaperTrail`` header, which a page on another site cannot add without a
 CORS permission this server never grants. Bodies are read with a bound (the
-chat size limit for PDFs, 16 KB for JSON) and anything malformed gets a 4xx.
-No indexing or answering logic lives here.
+chat size limit for PDFs, 16 KB for JSON) and anything malformed gets a 4xx;
+a PDF goes to disk, a few at a time (``uploads.py``). Every response carries
+the security headers of ``headers.py``; ``serve.py`` runs the app. No
+indexing or answering logic lives here.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import re
@@ -34,7 +35,9 @@ from urllib.parse import unquote
 from aiohttp import web
 
 from adapters.chat.service import Attachment, ChatService, Mention, Reply
+from adapters.web.headers import errors_as_json, security_headers
 from adapters.web.payloads import ImageShelf, document_json, reply_json
+from adapters.web.uploads import UploadSlots, spool
 
 log = logging.getLogger(__name__)
 
@@ -50,13 +53,21 @@ SERVICE = web.AppKey("service", ChatService)
 SHELF = web.AppKey("shelf", ImageShelf)
 POOL = web.AppKey("pool", ThreadPoolExecutor)
 LIMIT = web.AppKey("limit", int)
+SLOTS = web.AppKey("slots", UploadSlots)
+SPOOL = web.AppKey("spool", object)  # Path | None: where upload bodies wait on disk
 
 Work = Callable[[Callable[[str], None]], Reply]
 
 
-def build_web_app(service: ChatService, *, max_pdf_bytes: int) -> web.Application:
+def build_web_app(
+    service: ChatService, *, max_pdf_bytes: int, slots: UploadSlots | None = None
+) -> web.Application:
     """The web channel's application; ``max_pdf_bytes`` is the chat upload limit."""
-    app = web.Application(client_max_size=MAX_JSON_BYTES, middlewares=[_errors_as_json])
+    app = web.Application(client_max_size=MAX_JSON_BYTES, middlewares=[errors_as_json])
+    app.on_response_prepare.append(security_headers)
+    data_dir = getattr(getattr(service, "settings", None), "data_dir", None)
+    app[SPOOL] = Path(data_dir) / "uploads" if data_dir else None
+    app[SLOTS] = slots or UploadSlots()
     app[SERVICE] = service
     app[SHELF] = ImageShelf()
     app[POOL] = ThreadPoolExecutor(WORKERS, thread_name_prefix="web")
@@ -74,31 +85,8 @@ def build_web_app(service: ChatService, *, max_pdf_bytes: int) -> web.Applicatio
     return app
 
 
-def run_web(service: ChatService, *, host: str, port: int, max_pdf_bytes: int) -> None:
-    """Serve until SIGINT/SIGTERM."""
-    app = build_web_app(service, max_pdf_bytes=max_pdf_bytes)
-    print(f"PaperTrail web channel on http://{host}:{port}/", flush=True)
-    web.run_app(app, host=host, port=port, print=None, access_log=None)
-
-
 async def _close_pool(app: web.Application) -> None:
     app[POOL].shutdown(wait=False, cancel_futures=True)
-
-
-_BODY_HEADERS = {"content-type", "content-length"}
-
-
-@web.middleware
-async def _errors_as_json(request: web.Request, handler):
-    """Every refusal as ``{"error": ...}`` with its 4xx status, never a traceback."""
-    try:
-        return await handler(request)
-    except web.HTTPException as exc:
-        if exc.status < 400 or exc.content_type == "application/json":
-            raise
-        reason = exc.text if exc.text and not exc.text.startswith(str(exc.status)) else exc.reason
-        keep = {k: v for k, v in exc.headers.items() if k.lower() not in _BODY_HEADERS}
-        return web.json_response({"error": reason}, status=exc.status, headers=keep)
 
 
 # -- pages -----------------------------------------------------------------------
@@ -146,20 +134,26 @@ async def _upload(request: web.Request) -> web.StreamResponse:
     limit = request.app[LIMIT]
     if request.content_length is not None and limit and request.content_length > limit:
         raise _too_large(name, limit)
-    data = await _read_bounded(request, limit, name)
-    digest = hashlib.sha256(data).hexdigest()
+    # 429/503 before a byte of the body is read; then the body goes to disk
+    body = await spool(
+        request,
+        request.app[SLOTS].take(ws),
+        limit,
+        lambda: _too_large(name, limit),
+        request.app[SPOOL],
+    )
     attachment = Attachment(
         name=name,
-        fetch=lambda: data,
-        size=len(data),
+        fetch=body.read,
+        size=body.size,
         mimetype=request.headers.get("Content-Type", ""),
-        key=f"web:{user}:{digest}",  # one share per person and file: a re-upload is a no-op
+        key=f"web:{user}:{body.digest}",  # one share per person and file: a re-upload is a no-op
         source="message",
         owner=user,
     )
     mention = _mention(request, ws, "", (attachment,))
     service = request.app[SERVICE]
-    return await _stream(request, lambda progress: service.handle(mention, progress))
+    return await _stream(request, body.closing(lambda progress: service.handle(mention, progress)))
 
 
 async def _ask(request: web.Request) -> web.StreamResponse:

@@ -24,7 +24,8 @@ def redact(body: object, limit: int = 300) -> str:
 class Failure(Exception):
     """One failed call, already stripped down to what decides the next step."""
 
-    kind: str  # "status" | "timeout" | "connection" | "reply"
+    kind: str  # "status" | "timeout" | "hung" (nothing by the first-token time) | ...
+    # ... "connection" | "reply"
     status: int = 0
     retry_after: float | None = None
     body: str = ""  # raw provider text: for the (redacted) log only
@@ -45,4 +46,8 @@ class Failure(Exception):
             return "rate limited"
         if self.status >= 500:
             return "server error"
-        return {"timeout": "timed out", "connection": "could not connect"}.get(self.kind, "")
+        return {
+            "timeout": "timed out",
+            "hung": "sent nothing",
+            "connection": "could not connect",
+        }.get(self.kind, "")

@@ -2,7 +2,10 @@
 
 Builds the prompt (numbered excerpts labelled with file and page, rules for
 citing and refusing, excerpts fenced as data), calls the provider within one
-deadline per answer (``PAPERTRAIL_LLM_TIMEOUT``, retries included), keeps the
+deadline per answer (``PAPERTRAIL_LLM_TIMEOUT``, retries included) and a
+short wait for its first byte or token (``PAPERTRAIL_LLM_FIRST_TOKEN_TIMEOUT``:
+a server that sends nothing is hung, one that streams may take the whole
+deadline; OpenAI-compatible servers stream, ``llm_stream.py``), keeps the
 daily token budget, and falls back to another Generator (the extractive one)
 with a user-facing note when the provider is down, rate limited, out of
 tokens, too slow or rejects the key. Only fast failures are retried (429 and
@@ -11,7 +14,7 @@ dropped connections), and only when the wait fits in the deadline: after a
 timeout the server may still be working on the request, and a retry would
 queue behind it. The answer's ``mode`` is the model the server says answered.
 Raw provider bodies carry organisation ids: they only reach the log, redacted.
-Not here: checking citations (``verify``), the extractive answerer, streaming.
+Not here: checking citations (``verify``), the extractive answerer.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import httpx
 from papertrail.answer.budget import TokenBudget, estimate_tokens
 from papertrail.answer.failures import Failure as _Failure
 from papertrail.answer.failures import redact
+from papertrail.answer.llm_stream import read_completion
 from papertrail.answer.prompt import SYSTEM_PROMPT, build_messages, clean_output, excerpt_label
 from papertrail.answer.retry_after import parse_retry_after
 from papertrail.errors import PaperTrailError
@@ -73,6 +77,8 @@ class _ChatGenerator:
         self.budget = budget
         self.retries = settings.llm_retries
         self.deadline = settings.llm_timeout  # seconds for one answer, retries included
+        # seconds to the first byte or token: nothing by then means hung, not slow
+        self.first_token = min(settings.llm_first_token_timeout, settings.llm_timeout)
         self.base_delay = base_delay
         self.max_wait = max_wait
 
@@ -136,7 +142,7 @@ class _ChatGenerator:
             return f"{self.provider}'s daily token limit is used up"
         if f.kind == "reply":
             return f"{self.provider} sent an unusable reply"
-        if f.kind == "timeout":  # never retried: the server may still be working on it
+        if f.kind in ("timeout", "hung"):  # never retried: the server may still be working
             return self._unavailable(f)
         if not f.retryable:
             hint = f", check {self.model_env}" if f.status == 404 else ""
@@ -144,6 +150,11 @@ class _ChatGenerator:
         return None
 
     def _unavailable(self, f: _Failure) -> str:
+        if f.kind == "hung":
+            return (
+                f"{self.provider} sent nothing for {self.first_token:g} s and looks hung "
+                "(PAPERTRAIL_LLM_FIRST_TOKEN_TIMEOUT)"
+            )
         if f.kind == "timeout":
             return (
                 f"{self.provider} did not answer within {self.deadline:g} s "
@@ -183,16 +194,18 @@ class GroqGenerator(_ChatGenerator):
         )
 
     def _complete(self, messages: list[dict[str, str]], timeout: float):
+        # Groq sends a whole answer in seconds: no first byte within first_token is hung
+        first = max(0.1, min(self.first_token, timeout))
         try:
             reply = self.client.chat.completions.create(
                 model=self.model,
                 messages=messages,  # type: ignore[arg-type]
                 temperature=0,
                 max_tokens=MAX_ANSWER_TOKENS,
-                timeout=timeout,
+                timeout=httpx.Timeout(timeout, connect=first, read=first, write=first, pool=first),
             )
         except groq.APITimeoutError:
-            raise _Failure("timeout") from None
+            raise _Failure("hung" if first < timeout else "timeout") from None
         except groq.APIConnectionError as exc:
             raise _Failure("connection", body=str(exc)) from None
         except groq.APIStatusError as exc:
@@ -231,26 +244,10 @@ class OpenAICompatibleGenerator(_ChatGenerator):
             "messages": messages,
             "temperature": 0,
             "max_tokens": MAX_ANSWER_TOKENS,
-            "stream": False,
         }
-        try:
-            resp = self.client.post(self.url, json=payload, timeout=timeout)
-        except httpx.TimeoutException:
-            raise _Failure("timeout") from None
-        except httpx.HTTPError as exc:
-            raise _Failure("connection", body=f"{type(exc).__name__}: {exc}") from None
-        if resp.status_code >= 400:
-            after = parse_retry_after(resp.headers, resp.text)
-            raise _Failure("status", resp.status_code, after, resp.text)
-        try:
-            data = resp.json()
-            text = data["choices"][0]["message"]["content"] or ""
-            usage = (data.get("usage") or {}).get("total_tokens")
-            served = data.get("model") or ""
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-            raise _Failure("reply", body=resp.text) from None
-        used = int(usage) if isinstance(usage, int | float) else None
-        return str(text), used, served if isinstance(served, str) else ""
+        return read_completion(
+            self.client, self.url, payload, deadline=timeout, first_token=self.first_token
+        )
 
     def close(self) -> None:
         self.client.close()

@@ -6,6 +6,6 @@ package imports it. ``main`` parses the command line; ``report`` prints answers;
 The measuring commands live in ``papertrail.measure`` and are dispatched from here.
 """
 
-from papertrail.cli.main import main
+from papertrail.cli.main import command, main
 
-__all__ = ["main"]
+__all__ = ["command", "main"]

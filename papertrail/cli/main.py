@@ -2,11 +2,11 @@
 
 Reads ``Settings`` once from the environment over ``.env`` (the environment
 wins, as for the bots), builds the pipeline and runs one command. Exit codes:
-0 done; 2 a user or configuration error (a ``PaperTrailError`` or a bad
-command line), as one line on stderr; 1 a bug (any other exception), as one
-line naming ``PAPERTRAIL_DEBUG``, which re-raises it with its traceback. A
-``--json`` that is a flag prints exactly one JSON document on stdout and
-nothing else there. The measuring commands (eval, eval-verifier, check,
+0 done (or stopped by SIGTERM); 2 a user or configuration error (a
+``PaperTrailError`` or a bad command line), one line on stderr; 1 a bug
+(any other exception), one line naming ``PAPERTRAIL_DEBUG``, which re-raises
+it with its traceback. A ``--json`` that is a flag prints exactly one JSON
+document on stdout and nothing else there. The measuring commands (eval, eval-verifier, check,
 bench) live in ``papertrail.measure`` and are only dispatched from here, with
 a progress bar on a terminal.
 """
@@ -25,6 +25,7 @@ from papertrail.cli.commands import EXIT_USAGE
 from papertrail.cli.progress import ProgressBar
 from papertrail.envvars import dotenv_file, environment
 from papertrail.errors import PaperTrailError
+from papertrail.exits import Stop, finish
 from papertrail.offline import offline_env
 from papertrail.settings import Settings
 
@@ -32,7 +33,8 @@ DEFAULT_CHANNEL = "cli"
 DEBUG_ENV = "PAPERTRAIL_DEBUG"  # set (non-empty) to see a bug's traceback instead of one line
 EXIT_BUG = 1
 EXIT_STATUS = (
-    "Exit status: 0 done; 2 a user or configuration error (one line on stderr); "
+    "Exit status: 0 done (or stopped by SIGTERM); 2 a user or configuration error "
+    "(one line on stderr); "
     f"1 a bug (rerun with {DEBUG_ENV}=1 for the traceback)."
 )
 CHECK_STATUS = (
@@ -177,7 +179,24 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None, *, pipeline=None) -> int:
-    """Run one command; ``pipeline`` replaces the real one (tests pass a small one)."""
+    """Run one command; ``pipeline`` replaces the real one (tests pass a small one).
+
+    SIGTERM stops it like Ctrl-C, through the clean-up, but exits 0: a stop that was
+    asked for (documents indexed before it are kept; run the command again to finish)."""
+    stop = Stop().install()
+    try:
+        return _main(argv, pipeline)
+    except KeyboardInterrupt:  # each step's clean-up (``finally``) has run on the way out
+        if stop.requested:
+            print("papertrail: stopped (SIGTERM)", file=sys.stderr)
+            return 0
+        print("papertrail: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        stop.restore()
+
+
+def _main(argv: list[str] | None, pipeline) -> int:
     offline_env()
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -193,9 +212,6 @@ def main(argv: list[str] | None = None, *, pipeline=None) -> int:
     except PaperTrailError as e:
         print(f"papertrail: {e.message}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("papertrail: interrupted", file=sys.stderr)
-        return 130
     except Exception as e:
         if env.get(DEBUG_ENV, "").strip():
             raise
@@ -272,5 +288,11 @@ def _warm_model(settings: Settings) -> None:
     threading.Thread(target=load, name="papertrail-warm", daemon=True).start()
 
 
+def command() -> None:
+    """The ``papertrail`` command: run ``main`` on the command line, then end the process
+    at once (``papertrail.exits.finish``: no interpreter teardown that could abort)."""
+    finish(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    command()

@@ -12,6 +12,8 @@
    in the same channel, then in another channel; milliseconds and embeddings.
 3. With ``--channel-folder``: questions on a channel of the folder's PDFs and on
    a channel of ``--copies`` copies of it (``bench_query``).
+4. Start-up: ``papertrail list`` and a second ``papertrail ask`` on PDF, each a
+   fresh process, as a user's shell runs them (``bench_start``).
 
 ``--json FILE`` writes every figure under stable keys (``ingest.seconds``,
 ``query.p50_ms``, ``large.p50_ms``, ``langchain.seconds``, ``ratios`` ...).
@@ -197,6 +199,10 @@ def run_bench(args, settings: Settings, on_progress=None) -> int:
         figures.update(
             bench_channels(settings, args.channel_folder, args.queries, args.copies, on_progress)
         )
+    from papertrail.measure.bench_start import bench_start, print_start
+
+    figures.update(bench_start(args.pdf, args.repeat))
+    print_start(figures)
     if args.json_out:
         args.json_out.write_text(json.dumps(figures, indent=2) + "\n")
         print(f"figures written to {args.json_out}")

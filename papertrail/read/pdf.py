@@ -12,6 +12,7 @@ rendered and handed to it.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -29,6 +30,9 @@ from papertrail.settings import Settings
 from papertrail.types import Block, Rect
 
 log = logging.getLogger(__name__)
+# MuPDF repairing two large damaged files at once, in two threads, crashed the process
+# (SIGSEGV in fz_open_document): one open at a time; reading opened pages stays parallel
+_OPENING = threading.Lock()
 
 OCR_DPI = 200  # enough for OCR of 9-pt print, ~1700x2200 px for a letter page
 MAX_OCR_PIXELS = 4000  # long side of the rendered page, in pixels
@@ -170,7 +174,8 @@ def check_bytes(data: bytes, settings: Settings) -> None:
 def open_document(data: bytes, password: str | None = None) -> pymupdf.Document:
     """Open PDF bytes, authenticating if needed; raises PaperTrailError on failure."""
     try:
-        doc = pymupdf.open(stream=data, filetype="pdf")
+        with _OPENING:
+            doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:  # FileDataError, EmptyFileError, RuntimeError from MuPDF
         raise PaperTrailError(
             "This PDF is damaged and cannot be read. Re-export or re-download it and upload "

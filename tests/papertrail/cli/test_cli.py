@@ -179,7 +179,8 @@ def test_help_states_the_exit_codes_and_what_check_returns(capsys):
         main(["--help"])
     assert done.value.code == 0
     top = " ".join(capsys.readouterr().out.split())
-    assert "0 done; 2 a user or configuration error" in top and "1 a bug" in top
+    assert "0 done (or stopped by SIGTERM); 2 a user or configuration error" in top
+    assert "1 a bug" in top
     with pytest.raises(SystemExit):
         main(["check", "--help"])
     text = " ".join(capsys.readouterr().out.split())
