@@ -1,0 +1,161 @@
+"""Questions to suggest after a PDF is indexed, each one checked answerable first.
+
+Candidates come from the document's own words: its headings (the ``section``
+each passage was read under), the labels of its table rows (a line that
+starts with words and ends in figures) and the terms it defines (“X” means…,
+X (“Y”), X is defined as…). They are tried in turns (a heading, a row, a
+term, …) and each is asked through the pipeline on that document alone; only
+a question whose answer is grounded, keeps at least one verified citation and
+has no unsupported sentence is offered, at most ``MAX_SUGGESTIONS``, after at
+most ``MAX_TRIES`` attempts (each is a real question: an LLM, when
+configured, is called). Nothing here knows a domain: the words come from the
+PDF. Left out: ranking by interest, and languages whose headings and
+definitions look nothing like these patterns (they get fewer suggestions,
+never wrong ones).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Iterator, Sequence
+
+from papertrail.types import Answer, Chunk
+
+log = logging.getLogger(__name__)
+
+MAX_SUGGESTIONS = 3
+MAX_TRIES = 6  # questions asked through the pipeline per document, at most
+MAX_WORDS = 8  # a heading, row label or term longer than this reads badly as a question
+
+# headings every long document has, which make poor questions
+_GENERIC = {
+    "abstract",
+    "acknowledgements",
+    "acknowledgments",
+    "appendix",
+    "bibliography",
+    "contents",
+    "index",
+    "introduction",
+    "notes",
+    "overview",
+    "references",
+    "summary",
+    "table of contents",
+}
+_NUMBER = r"[(\-–]?[$€£¥]?\s?\d[\d,.]*%?\)?"
+# a row label (a capitalised word, then up to six more) followed by two figures or more;
+# passages are read with their lines joined, so a table row is found inside running text
+_ROW = re.compile(
+    rf"\b([A-Z][a-z]+(?:\s+(?:[a-z]+|[A-Z][a-z]+|&)){{0,6}}):?\s+{_NUMBER}(?:\s+{_NUMBER})+"
+)
+_MONTHS = {
+    "january", "february", "march", "april", "may", "june", "july", "august",
+    "september", "october", "november", "december",
+}  # fmt: skip
+_TERM = [
+    re.compile(r"[“\"]([A-Z][\w\-’' ]{1,40}?)[”\"]\s+(?:means|refers to|is defined as)\b"),
+    re.compile(r"\(\s*(?:the\s+)?[“\"]([A-Z][\w\-’' ]{1,40}?)[”\"]\s*\)"),
+    re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,4})\s+(?:is|are)\s+defined\s+as\b"),
+]
+
+
+def headings(chunks: Iterable[Chunk]) -> list[str]:
+    """The document's headings, in reading order, each once."""
+    return _unique(_clean(c.section) for c in chunks if c.section)
+
+
+def row_labels(chunks: Iterable[Chunk]) -> list[str]:
+    """Labels of table rows (a line of words followed by figures), each once."""
+    found = []
+    for c in chunks:
+        for m in _ROW.finditer(" ".join(c.text.split())):
+            label = _clean(m.group(1))
+            if label.split()[-1].lower() not in _MONTHS:  # "December 31, 2023" is a date
+                found.append(label)
+    return _unique(found)
+
+
+def defined_terms(chunks: Iterable[Chunk]) -> list[str]:
+    """Terms the document defines, each once."""
+    found = []
+    for c in chunks:
+        text = " ".join(c.text.split())
+        for pattern in _TERM:
+            found += [_clean(m.group(1)) for m in pattern.finditer(text)]
+    return _unique(found)
+
+
+def candidates(chunks: Sequence[Chunk]) -> Iterator[str]:
+    """Questions from headings, table rows and defined terms, taken in turns."""
+    asks = [
+        [f"What does the document say about {h}?" for h in headings(chunks)],
+        [f"What is the {_lower(r)}?" for r in row_labels(chunks)],
+        [f"What does {t} mean?" for t in defined_terms(chunks)],
+    ]
+    seen = set()
+    for turn in range(max((len(a) for a in asks), default=0)):
+        for kind in asks:
+            if turn < len(kind) and kind[turn].lower() not in seen:
+                seen.add(kind[turn].lower())
+                yield kind[turn]
+
+
+def answerable(answer: Answer) -> bool:
+    """Whether an answer is fit to be the reason a question is suggested."""
+    return (
+        answer.grounded and not answer.refusal and bool(answer.citations) and not answer.unsupported
+    )
+
+
+def suggest(pipeline, channel: str, doc_id: str, *, documents=None) -> list[str]:
+    """Up to ``MAX_SUGGESTIONS`` questions about ``doc_id`` that get a verified answer."""
+    chunks = pipeline.store.chunks(channel, [doc_id])
+    chunks = sorted(chunks, key=lambda c: c.index)
+    offered: list[str] = []
+    for tries, question in enumerate(candidates(chunks)):
+        if tries >= MAX_TRIES or len(offered) >= MAX_SUGGESTIONS:
+            break
+        try:
+            answer = pipeline.ask(
+                channel, question, doc_ids=[doc_id], render=False, documents=documents
+            )
+        except Exception:  # a suggestion is a nicety: it never fails the drop
+            log.exception("checking the suggestion %r failed", question)
+            continue
+        if answerable(answer):
+            offered.append(question)
+    return offered
+
+
+def _clean(text: str) -> str:
+    text = " ".join(text.split()).strip(" .:;,-–")
+    text = re.sub(r"^(?:\d+(?:\.\d+)*|[IVXLC]+\.|[A-Z]\.)\s+", "", text)  # "2.1 ", "IV. "
+    return text
+
+
+def _lower(label: str) -> str:
+    """A row label inside a sentence: "Net revenue" -> "net revenue", acronyms kept."""
+    first = label.split()[0]
+    if len(first) > 1 and first[1:].lower() != first[1:]:
+        return label
+    return label[0].lower() + label[1:]
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    out, seen = [], set()
+    for item in items:
+        words = item.split()
+        key = item.lower()
+        if (
+            not item
+            or key in seen
+            or key in _GENERIC
+            or not 1 <= len(words) <= MAX_WORDS
+            or not any(ch.isalpha() for ch in item)
+        ):
+            continue
+        seen.add(key)
+        out.append(item)
+    return out
