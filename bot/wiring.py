@@ -131,7 +131,9 @@ def build_service(
     if callable(warm_up):
         warm_up()
     state = coord.service_options() if coord else {}
-    return ChatService(pipeline, cfg.settings, complete=_llm_complete(pipeline), **state)
+    return ChatService(
+        pipeline, cfg.settings, complete=_llm_complete(pipeline), suggest=True, **state
+    )
 
 
 def _llm_complete(pipeline: PaperTrail) -> Complete | None:

@@ -17,6 +17,7 @@ as the rest of the one-process state); several workers pass
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import sqlite3
 import time
@@ -24,6 +25,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from papertrail.types import Answer
+
+log = logging.getLogger(__name__)
 
 VERDICTS = ("up", "down")
 ANSWER_TTL = 90 * 86_400.0  # seconds an answer can still be voted on (and is exported)
@@ -68,6 +71,27 @@ def answer_record(
     }
 
 
+def record_answer(feedback: Feedback, channel: str, reply, asked: Sequence[str]) -> str:
+    """Keep ``reply``'s answer for votes; its id ("" if it could not be kept: the answer
+    goes out regardless, without buttons)."""
+    answer_id = new_id()
+    try:
+        feedback.record(answer_record(answer_id, channel, reply.answer, shown=reply.text,
+                                      asked=asked))  # fmt: skip
+    except Exception:
+        log.exception("recording an answer for feedback failed")
+        return ""
+    return answer_id
+
+
+def forget_feedback(feedback: Feedback, channel: str, doc_ids: Iterable[str]) -> None:
+    """A forgotten document's answers and votes go with it."""
+    try:
+        feedback.forget(channel, doc_ids)
+    except Exception:
+        log.exception("forgetting the feedback of %s failed", channel)
+
+
 def _citation(c, verdict: str) -> dict:
     return {
         "n": c.n,
@@ -89,6 +113,17 @@ def check_vote(verdict: str) -> str:
 
 # vote() outcomes: the platforms word their acknowledgement from these
 RECORDED, CHANGED, SAME, UNKNOWN = "recorded", "changed", "same", "unknown"
+
+
+def vote_note(outcome: str, verdict: str) -> str:
+    """What the person who voted is told (privately)."""
+    thumb = "👍" if verdict == "up" else "👎"
+    return {
+        RECORDED: f"Thanks: your {thumb} is recorded. The team can replay it as a test case.",
+        CHANGED: f"Your vote is now {thumb}.",
+        SAME: f"You already gave this answer a {thumb}.",
+    }.get(outcome, "That answer can no longer be rated here.")
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS answers (

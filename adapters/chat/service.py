@@ -27,14 +27,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from adapters.chat.conversations import Threads, Turn
-from adapters.chat.feedback import Feedback, StoredFeedback, answer_record, new_id
+from adapters.chat.feedback import Feedback, StoredFeedback, forget_feedback, record_answer
 from adapters.chat.forget import forget_command, ids_of
 from adapters.chat.forgotten import Forgotten, StoredForgotten
 from adapters.chat.intake import Attachment, Intake, Progress
 from adapters.chat.library import ShareRegistry, Shares
 from adapters.chat.local_state import LocalStore, StoredSeen, StoredThreads
 from adapters.chat.replies import Image, Reply, Source, answer_reply, help_reply, list_reply
-from adapters.chat.suggest import MAX_SUGGESTIONS, suggest
+from adapters.chat.suggest import suggestions
 from papertrail.answer.followup import Complete, condense, wants_answer
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
@@ -110,7 +110,7 @@ class ChatService:
         self.conversations = threads if threads is not None else StoredThreads(self.store)
         self.complete = complete  # an LLM to condense follow-ups; None = offline rewrite
         self.feedback = feedback if feedback is not None else StoredFeedback(self.store)
-        self.suggest = suggest
+        self.suggest = suggest  # checking suggestions asks questions: bots turn it on
         self.slow_answer_after = SLOW_ANSWER_AFTER
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
@@ -147,7 +147,7 @@ class ChatService:
             with self._channel_lock(ch):
                 docs = self.intake.forget(ch, gone)
                 self.forgotten.bury(ch, [s for s in gone if s.channel == ch], ids_of(docs))
-                self._forget_feedback(ch, docs)
+                forget_feedback(self.feedback, ch, ids_of(docs))
                 removed += docs
         return removed
 
@@ -259,42 +259,11 @@ class ChatService:
         reply = answer_reply(answer, extra_warnings=warnings)
         if question != text:  # say how a follow-up was read, so a misreading is visible
             reply = replace(reply, footer=f"Read as: {question} · {reply.footer}")
-        return replace(reply, answer_id=self._record(mention.channel, reply, doc_ids))
+        kept = record_answer(self.feedback, mention.channel, reply, doc_ids)  # for 👍/👎
+        return replace(reply, answer_id=kept)
 
-    def _record(self, channel: str, reply: Reply, asked: list[str]) -> str:
-        """Keep the answer for feedback; its id ("" if it could not be kept)."""
-        answer_id = new_id()
-        try:
-            self.feedback.record(
-                answer_record(answer_id, channel, reply.answer, shown=reply.text, asked=asked)
-            )
-        except Exception:  # feedback is a nicety: the answer goes out regardless
-            log.exception("recording an answer for feedback failed")
-            return ""
-        return answer_id
-
-    def _forget_feedback(self, channel: str, docs: Sequence[Document]) -> None:
-        """A forgotten document's answers and votes go with it."""
-        if docs:
-            try:
-                self.feedback.forget(channel, ids_of(docs))
-            except Exception:
-                log.exception("forgetting the feedback of %s failed", channel)
-
-    def _suggestions(
-        self, channel: str, docs: Sequence[Document], progress: Progress | None, library=None
-    ) -> tuple[str, ...]:
-        """Questions about ``docs`` that the pipeline answered with verified citations."""
-        if not self.suggest or not docs:
-            return ()
-        if progress:
-            progress("Finding questions this document can answer…")
-        found: list[str] = []
-        for doc in docs:
-            found += suggest(self.pipeline, channel, doc.doc_id, documents=library)
-            if len(found) >= MAX_SUGGESTIONS:
-                break
-        return tuple(found[:MAX_SUGGESTIONS])
+    def _suggestions(self, channel, docs, progress, library=None) -> tuple[str, ...]:
+        return suggestions(self.pipeline, channel, docs, progress, library) if self.suggest else ()
 
     def _ask(self, channel: str, question: str, doc_ids: list[str], library, progress):
         """The pipeline's answer; with an LLM, a progress line once it takes a while."""
@@ -326,5 +295,5 @@ class ChatService:
     def _forget(self, mention: Mention, target: str) -> Reply:
         reply = forget_command(self, mention, target)
         if reply.kind == "forget":
-            self._forget_feedback(mention.channel, reply.documents)
+            forget_feedback(self.feedback, mention.channel, ids_of(reply.documents))
         return reply

@@ -159,3 +159,17 @@ def _unique(items: Iterable[str]) -> list[str]:
         seen.add(key)
         out.append(item)
     return out
+
+
+def suggestions(pipeline, channel: str, docs, progress=None, library=None) -> tuple[str, ...]:
+    """Up to ``MAX_SUGGESTIONS`` checked questions about ``docs``, the first ones first."""
+    if not docs:
+        return ()
+    if progress:
+        progress("Finding questions this document can answer…")
+    found: list[str] = []
+    for doc in docs:
+        found += suggest(pipeline, channel, doc.doc_id, documents=library)
+        if len(found) >= MAX_SUGGESTIONS:
+            break
+    return tuple(found[:MAX_SUGGESTIONS])

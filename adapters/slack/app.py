@@ -25,7 +25,7 @@ from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from adapters.chat.dedup import Seen, SeenSet
 from adapters.chat.service import ChatService
-from adapters.slack.actions import FEEDBACK_ACTION, SUGGEST_ACTION
+from adapters.slack.actions import FEEDBACK_ACTION, SUGGEST_ACTION, on_click
 from adapters.slack.commands import COMMAND
 from adapters.slack.events import SlackBot
 from adapters.slack.files import HISTORY_LIMIT, SlackDownloader
@@ -115,7 +115,7 @@ def build_slack_app(
     @app.action(SUGGEST_ACTION)
     def on_action(ack, body, respond):
         ack()
-        bot.on_action(body, respond)
+        on_click(bot, body, respond)
 
     @app.command(COMMAND)
     def on_command(ack, command):

@@ -43,6 +43,12 @@ class AssistantThread:
             "assistant_threads_setStatus", status=clip(line, STATUS_LIMIT) if line else ""
         )
 
+    def asking(self, question: str, *, first: bool) -> None:
+        """A question arrives: the first one titles the thread; say work has begun."""
+        if first:
+            self.title(question)
+        self.status("Reading the documents…")
+
     def title(self, text: str) -> bool:
         return self._call("assistant_threads_setTitle", title=clip(text, TITLE_LIMIT))
 

@@ -7,10 +7,8 @@ no mention; a PDF shared without a mention (``message``/``file_share`` or
 ``file_shared``) is indexed at once, shown by a reaction that turns from ⏳ to
 ✅ and, only on failure, a short thread reply; a deleted or unshared file
 (``file_deleted``, ``file_unshared``, a message whose file became a
-tombstone, a deleted message) leaves the library. In the app's assistant
-view a new thread gets suggested prompts, its status line shows the work and
-its title the first question (``assistant.py``); a click on a suggested
-question or a 👍/👎 arrives as ``block_actions`` (``on_action``). Duplicate deliveries are
+tombstone, a deleted message) leaves the library. Assistant threads get
+prompts, statuses and a title (``assistant.py``). Duplicate deliveries are
 dropped on (team, channel, ts) or (team, file id) through ``SeenSet``. Every
 queued unit of work is a plain-data job (``queue``/``run``: kind, ids, the
 event), so another process could run it; only strings and ``Attachment``s
@@ -29,9 +27,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from adapters.chat.dedup import SeenSet
-from adapters.chat.feedback import CHANGED, RECORDED, SAME
 from adapters.chat.service import ChatService, Mention, Reply
-from adapters.slack.actions import FEEDBACK_ACTION, SUGGEST_ACTION, parse_vote
 from adapters.slack.assistant import AssistantThread
 from adapters.slack.commands import CommandSeat, run_command
 from adapters.slack.files import SlackDownloader, gather, is_pdf, share_attachments
@@ -145,47 +141,6 @@ class SlackBot:
             files, user = list(event["files"]), event.get("user", "")
             self.queue("drop", team, channel, ts=ts, files=files, user=user)
 
-    def on_action(self, body: dict, respond=None) -> None:
-        """A click on one of the bot's buttons (``block_actions``, already acked)."""
-        team = (body.get("team") or {}).get("id") or ""
-        user = (body.get("user") or {}).get("id") or ""
-        container = body.get("container") or {}
-        channel = (body.get("channel") or {}).get("id") or container.get("channel_id") or ""
-        message = body.get("message") or {}
-        thread = container.get("thread_ts") or message.get("thread_ts") or message.get("ts")
-        for action in body.get("actions") or ():
-            action_id = action.get("action_id", "")
-            if action_id == FEEDBACK_ACTION and (vote := parse_vote(action.get("value", ""))):
-                self._vote(team, channel, user, *vote, respond)
-            elif SUGGEST_ACTION.match(action_id) and channel and thread and user:
-                stamp = action.get("action_ts") or body.get("trigger_id") or ""
-                if not self.seen.first(("action", team, channel, stamp, user)):
-                    continue
-                event = {  # the click, shaped as the question it asks
-                    "type": "message",
-                    "channel": channel,
-                    "user": user,
-                    "text": action.get("value", ""),
-                    "ts": stamp or thread,
-                    "thread_ts": thread,
-                    "channel_type": "im" if channel.startswith("D") else "channel",
-                }
-                self.queue("answer", team, channel, event=event, asked_by=user)
-
-    def _vote(self, team, channel, user, verdict, answer_id, respond) -> None:
-        outcome = self.service.vote(library(team, channel), answer_id, user, verdict)
-        thumb = "👍" if verdict == "up" else "👎"
-        note = {
-            RECORDED: f"Thanks: your {thumb} is recorded. The team can replay it as a test case.",
-            CHANGED: f"Your vote is now {thumb}.",
-            SAME: f"You already gave this answer a {thumb}.",
-        }.get(outcome, "That answer can no longer be rated here.")
-        if respond is not None:
-            try:
-                respond(text=note, response_type="ephemeral", replace_original=False)
-            except Exception as err:  # the vote is stored; the note is a courtesy
-                log.info("feedback acknowledgement failed: %s", type(err).__name__)
-
     def _file_shared(self, team: str, event: dict) -> None:
         channel, file_id = event.get("channel_id"), event.get("file_id")
         if not channel or not file_id or event.get("user_id") == self.bot_user_id:
@@ -237,28 +192,16 @@ class SlackBot:
             )
 
     def _responder(
-        self,
-        channel: str,
-        thread_ts: str,
-        progress_ts: str | None = None,
-        *,
-        event: dict | None = None,
-        team: str = "",
+        self, channel: str, thread_ts: str, progress_ts=None, *, event=None, team=""
     ) -> ThreadResponder:
-        event = event or {}
-        assistant = None
-        # the assistant view is a DM thread; elsewhere setStatus is refused anyway
-        if event.get("channel_type") == "im" and event.get("thread_ts"):
-            assistant = AssistantThread(self.client, channel, thread_ts)
-        user = event.get("user", "")
-        return ThreadResponder(
+        return ThreadResponder.for_event(
+            event or {},
+            team,
             self.client,
             channel,
             thread_ts,
             interval=self.progress_interval,
             progress_ts=progress_ts,
-            assistant=assistant,
-            recipient=(team, user) if team and user else None,
         )
 
     def post_question(self, channel: str, text: str) -> ThreadResponder:
@@ -284,9 +227,8 @@ class SlackBot:
                 admin=lambda: self.is_admin(user),
             )
             if responder.assistant is not None and mention.text:
-                if not self.service.in_conversation(mention.thread):
-                    responder.assistant.title(mention.text)
-                responder.assistant.status("Reading the documents…")
+                responder.assistant.asking(mention.text, first=not self.service.in_conversation(
+                    mention.thread))  # fmt: skip
             reply = self.service.handle(mention, responder.progress)
             if reply.suggestions and responder.assistant is not None:
                 responder.assistant.suggest(reply.suggestions)

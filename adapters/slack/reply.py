@@ -79,6 +79,18 @@ class ThreadResponder:
         self._last_progress = float("-inf")
         self._broken = False  # posting failed for good (not in channel, no chat:write)
 
+    @classmethod
+    def for_event(cls, event: dict, team: str, client, channel, thread_ts, **kw):
+        """The responder for a message ``event``: in a DM thread (where the assistant
+        view lives; elsewhere setStatus is refused anyway) with the thread's status
+        line, and streaming for the person who asked."""
+        assistant = None
+        if event.get("channel_type") == "im" and event.get("thread_ts"):
+            assistant = AssistantThread(client, channel, thread_ts)
+        user = event.get("user", "")
+        recipient = (team, user) if team and user else None
+        return cls(client, channel, thread_ts, assistant=assistant, recipient=recipient, **kw)
+
     # progress -----------------------------------------------------------
 
     @property

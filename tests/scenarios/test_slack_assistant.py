@@ -116,8 +116,8 @@ def test_an_llm_answer_is_streamed_and_ends_verified(tmp_path):
 
 
 def test_without_streaming_the_answer_is_posted(tmp_path):
-    with running(tmp_path, generator=ScriptedGenerator("Net revenue was $1,577 million [1].",
-                                                       mode=LLM), streaming=False) as s:  # fmt: skip
+    generator = ScriptedGenerator("Net revenue was $1,577 million [1].", mode=LLM)
+    with running(tmp_path, generator=generator, streaming=False) as s:
         fake = s.fake
         pdf = fake.add_file("statement.pdf", table_pdf())
         ask = fake.user_post("C1", "<@UBOT> What was net revenue?", files=[pdf])
