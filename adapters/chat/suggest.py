@@ -5,8 +5,10 @@ each passage was read under), the labels of its table rows (a line that
 starts with words and ends in figures) and the terms it defines (“X” means…,
 X (“Y”), X is defined as…). They are tried in turns (a heading, a row, a
 term, …) and each is asked through the pipeline on that document alone; only
-a question whose answer is grounded, keeps at least one verified citation and
-has no unsupported sentence is offered, at most ``MAX_SUGGESTIONS``, after at
+a question whose answer is grounded, keeps at least one verified citation, has
+no unsupported sentence and says something the question does not (at least
+``NEW_WORDS`` words of its own: "HUAWEI CO., LTD [1]" for a heading of that
+name is an echo, not an answer) is offered, at most ``MAX_SUGGESTIONS``, after at
 most ``MAX_TRIES`` attempts (each is a real question: an LLM, when
 configured, is called). Nothing here knows a domain: the words come from the
 PDF. Left out: ranking by interest, and languages whose headings and
@@ -27,6 +29,7 @@ log = logging.getLogger(__name__)
 MAX_SUGGESTIONS = 3
 MAX_TRIES = 6  # questions asked through the pipeline per document, at most
 MAX_WORDS = 8  # a heading, row label or term longer than this reads badly as a question
+NEW_WORDS = 4  # words (or figures) an answer must add to its question to be worth offering
 
 # headings every long document has, which make poor questions
 _GENERIC = {
@@ -61,9 +64,12 @@ _TERM = [
 ]
 
 
-def headings(chunks: Iterable[Chunk]) -> list[str]:
-    """The document's headings, in reading order, each once."""
-    return _unique(_clean(c.section) for c in chunks if c.section)
+def headings(chunks: Iterable[Chunk], title: str = "") -> list[str]:
+    """The document's headings, in reading order, each once; not its title, nor lines
+    in capitals (running heads, names)."""
+    found = (_clean(c.section) for c in chunks if c.section)
+    skip = _clean(title).lower()
+    return _unique(h for h in found if h.lower() != skip and not h.isupper())
 
 
 def row_labels(chunks: Iterable[Chunk]) -> list[str]:
@@ -87,10 +93,10 @@ def defined_terms(chunks: Iterable[Chunk]) -> list[str]:
     return _unique(found)
 
 
-def candidates(chunks: Sequence[Chunk]) -> Iterator[str]:
+def candidates(chunks: Sequence[Chunk], title: str = "") -> Iterator[str]:
     """Questions from headings, table rows and defined terms, taken in turns."""
     asks = [
-        [f"What does the document say about {h}?" for h in headings(chunks)],
+        [f"What does the document say about {h}?" for h in headings(chunks, title)],
         [f"What is the {_lower(r)}?" for r in row_labels(chunks)],
         [f"What does {t} mean?" for t in defined_terms(chunks)],
     ]
@@ -105,16 +111,28 @@ def candidates(chunks: Sequence[Chunk]) -> Iterator[str]:
 def answerable(answer: Answer) -> bool:
     """Whether an answer is fit to be the reason a question is suggested."""
     return (
-        answer.grounded and not answer.refusal and bool(answer.citations) and not answer.unsupported
+        answer.grounded
+        and not answer.refusal
+        and bool(answer.citations)
+        and not answer.unsupported
+        and len(_words(answer.text) - _words(answer.question)) >= NEW_WORDS
     )
+
+
+def _words(text: str) -> set[str]:
+    """Words of three letters or more, and figures (a date counts once), lower-cased."""
+    text = re.sub(r"\[\d+\]", " ", text.lower())  # citation markers are not content
+    return set(re.findall(r"[^\W\d_]{3,}|\d[\d,.:/\-]*\d|\d", text))
 
 
 def suggest(pipeline, channel: str, doc_id: str, *, documents=None) -> list[str]:
     """Up to ``MAX_SUGGESTIONS`` questions about ``doc_id`` that get a verified answer."""
     chunks = pipeline.store.chunks(channel, [doc_id])
     chunks = sorted(chunks, key=lambda c: c.index)
+    doc = pipeline.store.get_document(channel, doc_id)
+    title = doc.identity.title if doc is not None and doc.identity is not None else ""
     offered: list[str] = []
-    for tries, question in enumerate(candidates(chunks)):
+    for tries, question in enumerate(candidates(chunks, title)):
         if tries >= MAX_TRIES or len(offered) >= MAX_SUGGESTIONS:
             break
         try:
@@ -131,7 +149,7 @@ def suggest(pipeline, channel: str, doc_id: str, *, documents=None) -> list[str]
 
 def _clean(text: str) -> str:
     text = " ".join(text.split()).strip(" .:;,-–")
-    text = re.sub(r"^(?:\d+(?:\.\d+)*|[IVXLC]+\.|[A-Z]\.)\s+", "", text)  # "2.1 ", "IV. "
+    text = re.sub(r"^(?:\d+(?:\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.)\s+", "", text)  # "2.1 ", "1. "
     return text
 
 
