@@ -1,10 +1,11 @@
 """Questions to suggest after a PDF is indexed, each one checked answerable first.
 
-Candidates come from the document's own words: its headings (the ``section``
-each passage was read under), the labels of its table rows (a line that
-starts with words and ends in figures) and the terms it defines (“X” means…,
-X (“Y”), X is defined as…). They are tried in turns (a heading, a row, a
-term, …) and each is asked through the pipeline on that document alone; only
+Candidates come from the document's own words: figures its text states
+("Net income was £1.5m": what was the net income?), the labels of its table
+rows (words followed by figures), its headings (the ``section`` each passage
+was read under) and the terms it defines (“X” means…, X (“Y”), X is defined
+as…). They are tried in turns (a figure, a row, a heading, a term, …)
+and each is asked through the pipeline on that document alone; only
 a question whose answer is grounded, keeps at least one verified citation, has
 no unsupported sentence and says something the question does not (at least
 ``NEW_WORDS`` words of its own: "HUAWEI CO., LTD [1]" for a heading of that
@@ -57,6 +58,11 @@ _MONTHS = {
     "january", "february", "march", "april", "may", "june", "july", "august",
     "september", "october", "november", "december",
 }  # fmt: skip
+# a figure stated in running text: "Net income was £1,577,000", "Revenue rose to $9 million"
+_STATED = re.compile(
+    r"\b([A-Z][a-z]+(?:\s+[a-z]+){0,3})\s+(was|were|is|are|rose|fell|grew|increased|"
+    rf"decreased|reached|totalled|totaled|stood)\b(?:\s+(?:to|at|by))?\s+{_NUMBER}"
+)
 _TERM = [
     re.compile(r"[“\"]([A-Z][\w\-’' ]{1,40}?)[”\"]\s+(?:means|refers to|is defined as)\b"),
     re.compile(r"\(\s*(?:the\s+)?[“\"]([A-Z][\w\-’' ]{1,40}?)[”\"]\s*\)"),
@@ -83,6 +89,19 @@ def row_labels(chunks: Iterable[Chunk]) -> list[str]:
     return _unique(found)
 
 
+def stated_figures(chunks: Iterable[Chunk]) -> list[tuple[str, str]]:
+    """(label, verb to ask with) of figures the text states, each once: "Costs were
+    £5m" asks with "were", "Revenue rose to £9m" with "was"."""
+    found: dict[str, str] = {}
+    for c in chunks:
+        for m in _STATED.finditer(" ".join(c.text.split())):
+            label, verb = _clean(m.group(1)), m.group(2)
+            if label.lower() not in {k.lower() for k in found} and label.split()[0] != "The":
+                found[label] = verb if verb in ("was", "were", "is", "are") else "was"
+    kept = _unique(found)
+    return [(label, found[label]) for label in kept]
+
+
 def defined_terms(chunks: Iterable[Chunk]) -> list[str]:
     """Terms the document defines, each once."""
     found = []
@@ -94,10 +113,12 @@ def defined_terms(chunks: Iterable[Chunk]) -> list[str]:
 
 
 def candidates(chunks: Sequence[Chunk], title: str = "") -> Iterator[str]:
-    """Questions from headings, table rows and defined terms, taken in turns."""
+    """Questions from figures stated in the text, table rows, headings and defined
+    terms, taken in turns."""
     asks = [
-        [f"What does the document say about {h}?" for h in headings(chunks, title)],
+        [f"What {verb} the {_lower(f)}?" for f, verb in stated_figures(chunks)],
         [f"What is the {_lower(r)}?" for r in row_labels(chunks)],
+        [f"What does the document say about {h}?" for h in headings(chunks, title)],
         [f"What does {t} mean?" for t in defined_terms(chunks)],
     ]
     seen = set()
@@ -149,6 +170,7 @@ def suggest(pipeline, channel: str, doc_id: str, *, documents=None) -> list[str]
 
 def _clean(text: str) -> str:
     text = " ".join(text.split()).strip(" .:;,-–")
+    text = re.sub(r"^(?:Table|Figure|Section|Chapter|Appendix)\s+[\dA-Z]+[.:]?\s+", "", text)
     text = re.sub(r"^(?:\d+(?:\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.)\s+", "", text)  # "2.1 ", "1. "
     return text
 

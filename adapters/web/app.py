@@ -35,6 +35,7 @@ from aiohttp import web
 
 from adapters.chat.service import Attachment, ChatService, Mention, Reply
 from adapters.web.payloads import ImageShelf, document_json, reply_json
+from adapters.web.votes import vote_handler
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,8 @@ def build_web_app(service: ChatService, *, max_pdf_bytes: int) -> web.Applicatio
     app.router.add_post("/w/{ws}/upload", _upload)
     app.router.add_post("/w/{ws}/ask", _ask)
     app.router.add_post("/w/{ws}/forget", _forget)
+    votes = vote_handler(_workspace, _caller, _json, _in_pool, SERVICE)  # votes.py
+    app.router.add_post("/w/{ws}/feedback", votes)
     app.router.add_get("/w/{ws}/img/{name}.png", _image)
     return app
 

@@ -133,7 +133,8 @@ def test_suggested_questions_are_printed_as_lines_to_ask(tmp_path):
     reply = Reply(kind="indexed", text="Indexed report.pdf.", suggestions=suggestions)
     c, out = console(RecordingService(reply), tmp_path)
     run_batch(c, [], ["q"])
-    assert "Try: ask What is the net revenue?\nTry: ask What is the cost of sales?" in out.getvalue()
+    shown = out.getvalue()
+    assert "Try: ask What is the net revenue?\nTry: ask What is the cost of sales?" in shown
 
 
 # -- the real pipeline behind the real ChatService, through ``python -m bot local`` -----

@@ -88,6 +88,7 @@ async function upload(file) {
   }, (status) => { item.textContent = status; });
   item.className = reply.kind === "error" ? "error" : "done";
   item.textContent = reply.kind === "error" ? `${file.name}: ${reply.text}` : `✓ ${reply.text}`;
+  if (window.ptExtras) window.ptExtras.after(item, reply);  // suggested questions: extras.js
   refreshLibrary();
 }
 
@@ -132,6 +133,7 @@ function showReply(node, reply) {
     node.append(box);
   }
   if (reply.footer) node.append(el("div", { class: "footer" }, reply.footer));
+  if (window.ptExtras) window.ptExtras.after(node, reply);  // 👍/👎, suggestions: extras.js
   node.scrollIntoView({ block: "end" });
 }
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from adapters.chat.suggest import answerable, candidates, defined_terms, row_labels, suggest
+from adapters.chat.suggest import (
+    answerable,
+    candidates,
+    defined_terms,
+    row_labels,
+    stated_figures,
+    suggest,
+)
 from papertrail.settings import Settings
 from papertrail.types import Answer, Chunk
 from tests.fakes import ScriptedGenerator, gated_pipeline
@@ -21,12 +28,16 @@ def test_questions_come_from_headings_rows_and_defined_terms_in_turns():
         chunk("Pump capacity 120 140 Water loss 3.1 2.9", "2.1 Station Design", 1),
         chunk('The "Basin Authority" means the regional body that runs the dams.', "", 2),
         chunk("Filed on December 31, 2023 by the board.", "ANNUAL REPORT", 3),
+        chunk("Operating costs were £5.10 million. Revenue rose to £9.27 million.", "", 4),
     ]
     assert row_labels(chunks) == ["Pump capacity", "Water loss"]  # not "December 31, 2023"
     assert defined_terms(chunks) == ["Basin Authority"]
+    assert stated_figures(chunks) == [("Operating costs", "were"), ("Revenue", "was")]
     assert list(candidates(chunks, title="Station Design")) == [
+        "What were the operating costs?",
         "What is the pump capacity?",  # the title and generic or all-capital headings are not
         "What does Basin Authority mean?",
+        "What was the revenue?",
         "What is the water loss?",
     ]
 
