@@ -114,10 +114,12 @@ def defined_terms(chunks: Iterable[Chunk]) -> list[str]:
 
 def candidates(chunks: Sequence[Chunk], title: str = "") -> Iterator[str]:
     """Questions from figures stated in the text, table rows, headings and defined
-    terms, taken in turns."""
+    terms, taken in turns; a label the text states a figure for is asked once."""
+    figures = stated_figures(chunks)
+    stated = {f.lower() for f, _ in figures}
     asks = [
-        [f"What {verb} the {_lower(f)}?" for f, verb in stated_figures(chunks)],
-        [f"What is the {_lower(r)}?" for r in row_labels(chunks)],
+        [f"What {verb} the {_lower(f)}?" for f, verb in figures],
+        [f"What is the {_lower(r)}?" for r in row_labels(chunks) if r.lower() not in stated],
         [f"What does the document say about {h}?" for h in headings(chunks, title)],
         [f"What does {t} mean?" for t in defined_terms(chunks)],
     ]
