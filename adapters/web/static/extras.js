@@ -32,7 +32,7 @@ function feedbackButtons(node, reply) {
   if (!reply.answer_id) return;
   const row = el("div", { class: "feedback" });
   const note = el("span", { class: "note", role: "status" });
-  const choices = [["up", "👍", "This answer is right"], ["down", "👎", "This answer is wrong"]];
+  const choices = [["up", "👍 Right", "This answer is right"], ["down", "👎 Wrong", "This answer is wrong"]];
   for (const [verdict, label, aria] of choices) {
     const button = el("button", { type: "button", "aria-label": aria, "data-verdict": verdict }, label);
     button.addEventListener("click", async () => {
