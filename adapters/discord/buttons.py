@@ -17,6 +17,7 @@ from adapters.chat.replies import Reply
 from adapters.chat.text import clip
 
 LABEL = 80  # characters in a button's label (Discord's limit)
+VIEW_TTL = 60.0  # seconds discord.py keeps a sent view in its store
 _ID = re.compile(r"^pt:(up|down|ask):([0-9a-f]{6,32}|\d)$")
 
 
@@ -29,8 +30,10 @@ def reply_buttons(reply: Reply) -> tuple[tuple[str, str], ...]:
 
 
 def view(buttons: tuple[tuple[str, str], ...]) -> discord.ui.View:
-    """A view holding ``buttons``; never times out (clicks are handled by custom_id)."""
-    v = discord.ui.View(timeout=None)
+    """A view holding ``buttons``. Clicks are handled by custom_id (``clicks.py``), not by
+    the view, so discord.py's view store may drop it after ``VIEW_TTL``: the buttons stay
+    on the message and keep working, and memory stays bounded however many answers."""
+    v = discord.ui.View(timeout=VIEW_TTL)
     for label, custom_id in buttons:
         vote = custom_id.startswith(("pt:up:", "pt:down:"))
         style = discord.ButtonStyle.secondary if vote else discord.ButtonStyle.primary

@@ -145,12 +145,6 @@ class ThreadResponder:
             or not answer.grounded  # its warning must come first, and blocks come last
         ):
             return False
-        if self._progress_ts is not None:  # the stream replaces the progress message
-            try:
-                self.client.chat_delete(channel=self.channel, ts=self._progress_ts)
-            except SlackApiError:
-                return False
-            self._progress_ts = None
         closing = reply_messages(replace(reply, text=""))[0]
         ts = stream_reply(
             self.client,
@@ -160,10 +154,22 @@ class ThreadResponder:
             closing,
             full,
             recipient=self.recipient,
+            started=self._drop_progress,
         )
         if ts is None:
             self.stream = False  # not offered here: later answers are posted at once
         return ts is not None
+
+    def _drop_progress(self) -> None:
+        """The streamed answer replaces the progress message: delete it (or, if Slack
+        refuses, leave a line that points below rather than a stale status)."""
+        ts, self._progress_ts = self._progress_ts, None
+        if ts is None:
+            return
+        try:
+            self.client.chat_delete(channel=self.channel, ts=ts)
+        except SlackApiError:
+            self._update(ts, SlackMessage("Answered below.", ()))
 
     def notice_question(self, user: str, question: str) -> None:
         """Say which suggested question is being answered (a click leaves no message)."""

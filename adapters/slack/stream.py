@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 
 from slack_sdk import WebClient
 
@@ -52,9 +53,11 @@ def stream_reply(
     full: SlackMessage,
     *,
     recipient: tuple[str, str] | None = None,
+    started: Callable[[], None] | None = None,
 ) -> str | None:
     """Stream ``text`` then close with ``closing``'s blocks; the message ts, or None when
-    Slack would not stream (nothing was shown: post ``full`` instead)."""
+    Slack would not stream (nothing was shown: post ``full`` instead). ``started`` runs
+    once the stream exists (the caller removes its progress message then)."""
     markdown = escape(text)
     if len(markdown) > STREAM_LIMIT:
         return None
@@ -62,11 +65,12 @@ def stream_reply(
     if recipient:  # Slack needs them when streaming into a channel rather than a DM
         extra = {"recipient_team_id": recipient[0], "recipient_user_id": recipient[1]}
     try:
-        started = client.chat_startStream(channel=channel, thread_ts=thread_ts, **extra)
-        ts = started["ts"]
+        ts = client.chat_startStream(channel=channel, thread_ts=thread_ts, **extra)["ts"]
     except Exception as err:  # SlackApiError (unknown_method, not_allowed…), network
         log.info("chat.startStream refused (%s): posting the answer instead", _code(err))
         return None
+    if started is not None:
+        started()
     try:
         for piece in pieces(markdown):
             client.chat_appendStream(channel=channel, ts=ts, markdown_text=piece)

@@ -209,3 +209,20 @@ def test_suggested_question_buttons_after_a_drop_in_a_channel_are_answered(tmp_p
             assert "Sources" in text and "Ungrounded" not in text, text
         notes = [m for m in fake.bot_messages("C1", drop["ts"]) if m["text"].startswith("❓")]
         assert [n["text"][2:] for n in notes] == [b["value"] for b in clicks]
+
+
+def test_in_a_channel_the_stream_replaces_the_progress_message(tmp_path):
+    generator = ScriptedGenerator("Net revenue was $1,577 million in 2023 [1].", mode=LLM)
+    with running(tmp_path, generator=generator) as s:
+        fake = s.fake
+        pdf = fake.add_file("statement.pdf", table_pdf())
+        ask = fake.user_post("C1", "<@UBOT> What was net revenue?", files=[pdf])
+        s.events.send(fake.app_mention(ask, with_files=True))
+        streamed = fake.wait_for(
+            lambda: [m for m in fake.bot_messages("C1", ask["ts"]) if m.get("streamed")]
+        )[0]
+        assert "1,577" in streamed["text"]
+        (start,) = fake.calls_to("chat.startStream")
+        assert start.params["recipient_user_id"] == "U1"  # streaming into a channel
+        assert fake.calls_to("chat.delete")  # the progress message went once streaming began
+        assert fake.bot_messages("C1", ask["ts"]) == [streamed]
