@@ -226,3 +226,24 @@ def test_in_a_channel_the_stream_replaces_the_progress_message(tmp_path):
         assert start.params["recipient_user_id"] == "U1"  # streaming into a channel
         assert fake.calls_to("chat.delete")  # the progress message went once streaming began
         assert fake.bot_messages("C1", ask["ts"]) == [streamed]
+
+
+def test_a_refused_status_never_blocks_the_answer(tmp_path):
+    with running(tmp_path) as s:
+        fake = s.fake
+        root = fake.user_post("D2", "hello")  # a DM thread that is no assistant thread
+        pdf = fake.add_file("statement.pdf", table_pdf())
+        ask = fake.user_post("D2", "What is the net revenue?", files=[pdf], thread_ts=root["ts"])
+        s.events.send(fake.message_event(ask, channel_type="im"))
+        answer = _answers(fake, "D2", root["ts"], 1)[0]
+        assert "1,577" in shown_text(answer)
+        refused = [c for c in fake.calls if c.method.startswith("assistant.threads.")]
+        assert len(refused) == 1  # invalid_thread_ts once, then progress went into messages
+        assert fake.calls_to("chat.update") or fake.calls_to("chat.postMessage")
+
+        fake.errors["assistant.threads.setStatus"] = {"error": "ratelimited"}
+        started = fake.start_assistant_thread("D1")
+        thread = started["assistant_thread"]["thread_ts"]
+        ask = fake.user_post("D1", "What is the net revenue?", files=[pdf], thread_ts=thread)
+        s.events.send(fake.message_event(ask, channel_type="im"))
+        assert "1,577" in shown_text(_answers(fake, "D1", thread, 1)[0])
