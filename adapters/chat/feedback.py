@@ -152,8 +152,16 @@ class StoredFeedback:
         return self.store.run(with_schema)
 
     def record(self, record: dict) -> None:
-        row = (record["id"], record["channel"], json.dumps(record), self._clock() + ANSWER_TTL)
-        self._run(lambda db: db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?)", row))
+        now = self._clock()
+        row = (record["id"], record["channel"], json.dumps(record), now + ANSWER_TTL)
+
+        def work(db: sqlite3.Connection) -> None:
+            if self.store.sweep_due():  # expired answers go, with their votes
+                db.execute("DELETE FROM answers WHERE expires <= ?", (now,))
+                db.execute("DELETE FROM votes WHERE answer NOT IN (SELECT id FROM answers)")
+            db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?)", row)
+
+        self._run(work)
 
     def vote(self, channel: str, answer_id: str, user: str, verdict: str) -> str:
         check_vote(verdict)

@@ -39,6 +39,7 @@ class RedisFeedback:
         with self.client.pipeline() as pipe:
             pipe.set(self._answer(record["id"]), json.dumps(record), ex=self.ttl)
             pipe.sadd(self._channel(record["channel"]), record["id"])
+            pipe.expire(self._channel(record["channel"]), self.ttl)  # outlives its last answer
             pipe.execute()
 
     def vote(self, channel: str, answer_id: str, user: str, verdict: str) -> str:
@@ -60,8 +61,9 @@ class RedisFeedback:
         found = []
         for answer_id in sorted(m.decode() for m in self.client.smembers(self._channel(channel))):
             raw = self.client.get(self._answer(answer_id))
-            if raw is None:
-                continue  # expired
+            if raw is None:  # expired: its id goes too
+                self.client.srem(self._channel(channel), answer_id)
+                continue
             record = json.loads(raw)
             for user, entry in self.client.hgetall(self._votes(answer_id)).items():
                 vote = json.loads(entry)

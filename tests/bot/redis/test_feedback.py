@@ -96,3 +96,19 @@ def test_the_bot_exports_votes_kept_in_redis(tmp_path, redis_server, redis_clien
     assert main(["feedback", "export", "--channel", "slack:T9:C9"], env=env, stdout=out) == 0
     (case,) = [json.loads(line) for line in out.getvalue().splitlines()]
     assert case["answer"] == "An answer [1]." and case["meta"]["votes"] == {"up": 1, "down": 0}
+
+
+def test_expired_answers_are_swept_from_chat_sqlite(tmp_path):
+    now = [1000.0]
+    store = LocalStore(tmp_path / "chat.sqlite")
+    feedback = StoredFeedback(store, clock=lambda: now[0])
+    feedback.record(record("d1d1d1", "web:team", "doc-1"))
+    feedback.vote("web:team", "d1d1d1", "web:u1", "up")
+    now[0] += 100 * 86_400  # past ANSWER_TTL
+    assert feedback.vote("web:team", "d1d1d1", "web:u2", "up") == UNKNOWN
+    store._writes = 0  # the next write sweeps
+    feedback.record(record("d2d2d2", "web:team", "doc-2"))
+    rows = store.run(lambda db: db.execute("SELECT COUNT(*) FROM votes").fetchone()[0])
+    ids = store.run(lambda db: [r[0] for r in db.execute("SELECT id FROM answers")])
+    assert rows == 0 and ids == ["d2d2d2"]
+    store.close()
