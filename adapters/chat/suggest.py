@@ -70,12 +70,13 @@ _TERM = [
 ]
 
 
-def headings(chunks: Iterable[Chunk], title: str = "") -> list[str]:
-    """The document's headings, in reading order, each once; not its title, nor lines
-    in capitals (running heads, names)."""
-    found = (_clean(c.section) for c in chunks if c.section)
-    skip = _clean(title).lower()
-    return _unique(h for h in found if h.lower() != skip and not h.isupper())
+def headings(chunks: Sequence[Chunk], title: str = "") -> list[str]:
+    """The document's headings, in reading order, each once; not its title (as read, or
+    the heading its first passage sits under), nor lines in capitals (running heads)."""
+    found = [_clean(c.section) for c in sorted(chunks, key=lambda c: c.index) if c.section]
+    opening = [_clean(c.section) for c in chunks if c.index == 0 and c.page == 1]
+    skip = {_clean(title).lower()} | {h.lower() for h in opening}
+    return _unique(h for h in found if h.lower() not in skip and not h.isupper())
 
 
 def row_labels(chunks: Iterable[Chunk]) -> list[str]:
