@@ -169,6 +169,8 @@ class LocalConsole:
         for image in reply.images:
             path = self._write_image(image.png)
             self._print(f"Image: {path}  ({image.title})")
+        for question in reply.suggestions:  # each one checked answerable first
+            self._print(f"Try: ask {question}")
         self._print("")
 
     def _write_image(self, png: bytes) -> Path:

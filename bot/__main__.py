@@ -46,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--env-file", help="file of VAR=value lines read under the environment (default: .env)"
     )
-    sub = parser.add_subparsers(dest="mode", required=True, metavar="{slack,discord,local,web}")
+    modes = "{slack,discord,local,web,feedback}"
+    sub = parser.add_subparsers(dest="mode", required=True, metavar=modes)
     port_help = "port to listen on: Slack HTTP events, or /healthz for the other processes"
     slack = sub.add_parser(
         "slack",
@@ -77,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="address to listen on (default 127.0.0.1: this computer only)",
     )
     web.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    feedback = sub.add_parser("feedback", help="export 👍/👎 on answers as test cases")
+    feedback.add_argument("action", choices=["export"], help="write JSONL on stdout")
+    feedback.add_argument("--channel", required=True, help="the library, e.g. slack:T01:C02")
+    feedback.add_argument("--format", choices=["eval", "verifier"], default="eval",
+                          help="eval: QA cases; verifier: claim/passage pairs")  # fmt: skip
     return parser
 
 
@@ -102,6 +108,10 @@ def _main(argv, env, pipeline, stdin, stdout) -> int:
     args = build_parser().parse_args(argv)
     try:
         cfg = load_config(env, dotenv_path=dotenv_file(args.env_file))
+        if args.mode == "feedback":  # reads the bots' store; starts nothing
+            from bot.feedback import export_feedback
+
+            return export_feedback(cfg, args.channel, args.format, stdout)
         if args.port is not None and args.mode != "web":
             cfg = cfg.replace(port=args.port, health_port=args.port)
         if getattr(args, "if_configured", False) and not configured(cfg, args.mode):

@@ -52,7 +52,9 @@ class Coordination:
         return RedisJobs(self.client, name, idle=self.job_idle, capacity=capacity)
 
     def service_options(self) -> dict:
-        """``ChatService`` keyword arguments: shares, tombstones, thread memory, seen-set."""
+        """``ChatService`` keyword arguments: shares, tombstones, thread memory, seen-set,
+        answers and votes."""
+        from bot.redis.feedback import RedisFeedback
         from bot.redis.state import RedisForgotten, RedisShares, RedisThreads
 
         return {
@@ -60,6 +62,7 @@ class Coordination:
             "threads": RedisThreads(self.client),
             "forgotten": RedisForgotten(self.client),
             "seen": self.seen,
+            "feedback": RedisFeedback(self.client),
         }
 
     def close(self) -> None:
@@ -131,7 +134,9 @@ def build_service(
     if callable(warm_up):
         warm_up()
     state = coord.service_options() if coord else {}
-    return ChatService(pipeline, cfg.settings, complete=_llm_complete(pipeline), **state)
+    return ChatService(
+        pipeline, cfg.settings, complete=_llm_complete(pipeline), suggest=True, **state
+    )
 
 
 def _llm_complete(pipeline: PaperTrail) -> Complete | None:

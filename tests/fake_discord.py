@@ -31,7 +31,16 @@ from dataclasses import dataclass, field
 from aiohttp import WSMsgType, web
 
 from tests import fake_discord_payloads as payloads
-from tests.fake_discord_payloads import ALICE, APP_ID, BOT, BOT_ID, CHANNELS, GUILD_ID, TIMESTAMP
+from tests.fake_discord_payloads import (
+    ALICE,
+    APP_ID,
+    BOT,
+    BOT_ID,
+    CHANNELS,
+    FORUM_ID,
+    GUILD_ID,
+    TIMESTAMP,
+)
 
 __all__ = ["BOT_ID", "CHANNELS", "Call", "FakeDiscord", "Upload", "user"]
 user = payloads.user
@@ -73,10 +82,13 @@ class FakeDiscord:
         self.refuse_files = False  # answer uploads with 403 Missing Permissions, like Discord
         self._originals: dict[str, tuple[int, str]] = {}  # token -> (channel, message id)
         self._interactions: dict[str, int] = {}  # interaction id -> channel
+        self.ephemeral: list[dict] = []  # private interaction replies (only the clicker sees)
+        self.choices: list[list[dict]] = []  # autocomplete answers, in order
         self.calls: list[Call] = []
         self.heartbeats = 0
         self.identify: dict | None = None
         self.history: dict[int, list[dict]] = {cid: [] for cid in CHANNELS.values()}
+        self.forum_posts: dict[int, str] = {}  # post (thread) id -> title
         self.cdn: dict[str, bytes] = {}
         self.cdn_hits: list[str] = []  # keys downloaded, in order
         self._ids = itertools.count(1200000000000000000)
@@ -162,12 +174,15 @@ class FakeDiscord:
         mention_everyone: bool = False,
         reply_to: dict | None = None,
         reference: dict | None = None,
+        id: int | None = None,  # a forum post's first message has the post's id
     ) -> dict:
         """Post a message as a user and deliver MESSAGE_CREATE to the connected bot.
         ``reference`` replaces the ``message_reference`` built from ``reply_to`` (forged)."""
         author = author or ALICE
         mentions = [self.bot] if str(BOT_ID) in _MENTION.findall(content) else []
         msg = self._message(channel_id, author, content, attachments=list(attachments))
+        if id is not None:
+            msg["id"] = str(id)
         msg.update(mentions=mentions, mention_everyone=mention_everyone)
         if reply_to is not None:
             where = reply_to.get("channel_id", str(channel_id))  # may be another channel's
@@ -212,6 +227,44 @@ class FakeDiscord:
             5
         )
         return thread_id
+
+    def forum_post(
+        self, title: str, content: str, *, attachments: list[dict] = (), author: dict | None = None
+    ) -> dict:
+        """A user opens a post in the forum: a thread whose first message has its id."""
+        post_id = next(self._ids)
+        with self._changed:
+            self.history[post_id] = []
+            self.forum_posts[post_id] = title
+        data = payloads.thread(post_id, FORUM_ID, title)
+        asyncio.run_coroutine_threadsafe(self._dispatch("THREAD_CREATE", data), self._loop).result(
+            5
+        )
+        return self.send(post_id, content, attachments=attachments, author=author, id=post_id)
+
+    def click(self, message: dict, custom_id: str, *, who: dict | None = None) -> dict:
+        """``who`` (alice) clicks the button ``custom_id`` of the bot's ``message``."""
+        cid = int(message["channel_id"])
+        if cid in self.forum_posts:
+            channel = payloads.thread(cid, FORUM_ID, self.forum_posts[cid])
+        else:
+            name = next(n for n, c in CHANNELS.items() if c == cid)
+            channel = {"id": str(cid), "type": 0, "name": name, "guild_id": str(GUILD_ID)}
+        data = payloads.component(next(self._ids), message, custom_id, who or ALICE, channel)
+        with self._lock:
+            self._interactions[data["id"]] = cid
+        coro = self._dispatch("INTERACTION_CREATE", data)
+        asyncio.run_coroutine_threadsafe(coro, self._loop).result(5)
+        return data
+
+    def complete(self, channel_id: int, name: str, option: str, typed: str) -> list[dict]:
+        """Type ``typed`` into ``option`` of ``/name``; the choices the bot offers."""
+        command = next(c for c in self.commands if c["name"] == name)
+        before = len(self.choices)
+        data = payloads.autocomplete(next(self._ids), channel_id, command, option, typed)
+        coro = self._dispatch("INTERACTION_CREATE", data)
+        asyncio.run_coroutine_threadsafe(coro, self._loop).result(5)
+        return self.wait_for(lambda: self.choices[before:], what="autocomplete")[0]
 
     def reactions(self, channel_id: int, message: dict) -> list[str]:
         with self._lock:
@@ -347,6 +400,16 @@ class FakeDiscord:
         if (m, p) == ("PUT", f"/applications/{APP_ID}/commands"):
             return self._register(call.json)
         if match := re.fullmatch(r"/interactions/(\d+)/([\w-]+)/callback", p):
+            kind = (call.json or {}).get("type")
+            if kind in (4, 8):  # a message (ephemeral here) or autocomplete choices
+                with self._changed:
+                    data = (call.json or {}).get("data") or {}
+                    if kind == 4:
+                        self.ephemeral.append(data)
+                    else:
+                        self.choices.append(data.get("choices", []))
+                    self._changed.notify_all()
+                return _json({"interaction": {"id": match[1], "type": 3}})
             return self._deferred(match[1], match[2])
         if match := re.fullmatch(rf"/webhooks/{APP_ID}/([\w-]+)(/messages/@original)?", p):
             cid, mid = self._originals[match[1]]
@@ -416,6 +479,7 @@ class FakeDiscord:
         msg = self._message(cid, self.bot, body.get("content") or "", attachments=[])
         msg["attachments"] = self._uploaded(call.files)
         msg["embeds"] = body.get("embeds") or []
+        msg["components"] = body.get("components") or []
         if ref := body.get("message_reference"):
             msg["message_reference"] = ref
             msg["type"] = 19
@@ -443,9 +507,9 @@ class FakeDiscord:
                 return web.Response(status=204)
             if call.method == "PATCH":
                 body = call.json or {}
-                for key in ("content", "embeds"):
+                for key in ("content", "embeds", "components"):
                     if key in body:
-                        msg[key] = body[key] or ([] if key == "embeds" else "")
+                        msg[key] = body[key] or ("" if key == "content" else [])
                 if "attachments" in body or call.files:
                     keep = {str(a.get("id")) for a in body.get("attachments", [])}
                     kept = [a for a in msg["attachments"] if a["id"] in keep]

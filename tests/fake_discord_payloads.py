@@ -11,6 +11,7 @@ BOT_ID = 1100000000000000001
 APP_ID = 1100000000000000002
 GUILD_ID = 1100000000000000003
 CHANNELS = {"general": 1100000000000000010, "random": 1100000000000000011}
+FORUM_ID = 1100000000000000012  # a forum channel: posts are threads, it holds no messages
 ALICE_ID = 1300000000000000001  # the guild's owner: every permission
 BOB_ID = 1300000000000000002  # a member with @everyone's permissions (no Manage Messages)
 TIMESTAMP = "2025-01-01T00:00:00.000000+00:00"
@@ -85,6 +86,17 @@ def guild() -> dict:
         {"id": str(cid), "type": 0, "name": name, "position": i, "permission_overwrites": []}
         for i, (name, cid) in enumerate(CHANNELS.items())
     ]
+    channels.append(
+        {
+            "id": str(FORUM_ID),
+            "type": 15,  # GUILD_FORUM
+            "name": "questions",
+            "position": len(channels),
+            "permission_overwrites": [],
+            "available_tags": [],
+            "flags": 0,
+        }
+    )
     return {
         "id": str(GUILD_ID),
         "name": "Fake guild",
@@ -192,3 +204,35 @@ def interaction(
         "context": 0,
         "attachment_size_limit": UPLOAD_LIMIT,
     }
+
+
+def component(interaction_id: int, message: dict, custom_id: str, who: dict, channel: dict) -> dict:
+    """A click on the button ``custom_id`` of the bot's ``message`` by ``who``."""
+    return {
+        "id": str(interaction_id),
+        "application_id": str(APP_ID),
+        "type": 3,  # message component
+        "token": f"interaction-token-{interaction_id}",
+        "version": 1,
+        "guild_id": str(GUILD_ID),
+        "channel_id": message["channel_id"],
+        "channel": channel,
+        "member": dict(member(who), permissions="1071698660929"),
+        "message": message,
+        "data": {"custom_id": custom_id, "component_type": 2},
+        "app_permissions": "1071698660929",
+        "locale": "en-US",
+        "guild_locale": "en-US",
+        "entitlements": [],
+        "authorizing_integration_owners": {"0": str(GUILD_ID)},
+        "context": 0,
+        "attachment_size_limit": UPLOAD_LIMIT,
+    }
+
+
+def autocomplete(interaction_id: int, channel_id: int, command: dict, option: str, typed: str):
+    """Someone typing ``typed`` into ``option`` of slash command ``command``."""
+    data = interaction(interaction_id, channel_id, command, {}, {})
+    data["type"] = 4  # application command autocomplete
+    data["data"]["options"] = [{"name": option, "type": 3, "value": typed, "focused": True}]
+    return data

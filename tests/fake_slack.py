@@ -5,7 +5,11 @@ hosts: the Web API under ``/api/<method>`` (the methods the bot uses, with
 Slack's response shapes and limits: blocks <= 50, section text <= 3,000,
 message text <= 40,000), the file host serving ``url_private_download``
 (PDF bytes only for the right Bearer token, otherwise Slack's HTML sign-in
-page), and the upload URLs of the files_upload_v2 flow. It keeps channels'
+page), the upload URLs of the files_upload_v2 flow, the assistant thread
+methods (``assistant.threads.*``: only in threads opened as assistant threads,
+``invalid_thread_ts`` elsewhere) and streaming (``chat.startStream`` /
+``appendStream`` / ``stopStream``; ``streaming = False`` answers
+``unknown_method`` as a workspace without it would). It keeps channels'
 messages so history and thread look-ups answer like Slack, and records every
 request. ``EventSender`` posts signed Events API requests (v0 HMAC-SHA256) to
 the bot, with Slack's retry headers when asked. Socket Mode lives in
@@ -80,6 +84,11 @@ class FakeSlack:
         self.socket_mode = None  # a FakeSocketMode answers apps.connections.open when set
         self.users: dict[str, dict] = {}  # user id -> users.info "user" object (is_admin, …)
         self.responses: list[dict] = []  # JSON bodies posted to response_url, in order
+        self.assistant_threads: set[tuple[str, str]] = set()  # (channel, thread_ts)
+        self.statuses: dict[tuple[str, str], list[str]] = {}  # thread -> statuses, in order
+        self.titles: dict[tuple[str, str], str] = {}
+        self.prompts: dict[tuple[str, str], list[dict]] = {}  # thread -> suggested prompts
+        self.streaming = True  # False: chat.*Stream answer unknown_method
         self._ids = itertools.count(1)
         handler = type("Handler", (_Handler,), {"fake": self})
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -142,6 +151,45 @@ class FakeSlack:
     def response_url(self) -> str:
         """A fresh response_url for a slash command; posts to it land in ``responses``."""
         return f"{self.base}/response/{next(self._ids)}"
+
+    def start_assistant_thread(self, channel: str = "D1", user: str = "U1") -> dict:
+        """The person opens the assistant view: a DM thread; returns Slack's event."""
+        root = self.user_post(channel, "", user=user)
+        with self.lock:
+            self.assistant_threads.add((channel, root["ts"]))
+        return {
+            "type": "assistant_thread_started",
+            "assistant_thread": {
+                "user_id": user,
+                "context": {"channel_id": "C1", "team_id": self.team},
+                "channel_id": channel,
+                "thread_ts": root["ts"],
+            },
+            "event_ts": self.next_ts(),
+        }
+
+    def block_actions(self, message: dict, channel: str, action: dict, *, user: str = "U1"):
+        """The ``block_actions`` payload Slack posts when ``user`` clicks ``action`` (an
+        element of ``message``'s blocks, with its value) on one of the bot's messages."""
+        return {
+            "type": "block_actions",
+            "user": {"id": user, "username": user.lower(), "team_id": self.team},
+            "api_app_id": "A0PAPERTRAIL",
+            "token": "legacy-verification-token",
+            "container": {
+                "type": "message",
+                "message_ts": message["ts"],
+                "channel_id": channel,
+                "is_ephemeral": False,
+                "thread_ts": message.get("thread_ts") or message["ts"],
+            },
+            "trigger_id": f"{next(self._ids)}.1.abc",
+            "team": {"id": self.team, "domain": "fake"},
+            "channel": {"id": channel, "name": "papers"},
+            "message": dict(message),
+            "response_url": self.response_url(),
+            "actions": [dict(action, action_ts=self.next_ts())],
+        }
 
     # events for a message, as Slack shapes them ---------------------------------
 
@@ -340,6 +388,89 @@ class FakeSlack:
                 return {"ok": True}
         return {"ok": False, "error": "message_not_found"}
 
+    # the assistant view and streaming -------------------------------------------------
+
+    def _assistant(self, p, field: str, value) -> dict:
+        thread = (p.get("channel_id", ""), p.get("thread_ts", ""))
+        if thread not in self.assistant_threads:
+            return {"ok": False, "error": "invalid_thread_ts"}
+        if field == "statuses":
+            self.statuses.setdefault(thread, []).append(value)
+        else:
+            getattr(self, field)[thread] = value
+        return {"ok": True}
+
+    def _assistant_threads_setStatus(self, p):
+        return self._assistant(p, "statuses", p.get("status", ""))
+
+    def _assistant_threads_setTitle(self, p):
+        return self._assistant(p, "titles", p.get("title", ""))
+
+    def _assistant_threads_setSuggestedPrompts(self, p):
+        prompts = p.get("prompts")
+        prompts = json.loads(prompts) if isinstance(prompts, str) else prompts
+        return self._assistant(p, "prompts", list(prompts or []))
+
+    def _chat_startStream(self, p):
+        if not self.streaming:
+            return {"ok": False, "error": "unknown_method"}
+        channel = p.get("channel", "")
+        if not channel.startswith("D") and not p.get("recipient_user_id"):
+            return {"ok": False, "error": "missing_recipient_user_id"}
+        message = {
+            "type": "message",
+            "user": self.bot_user,
+            "bot_id": self.bot_id,
+            "text": p.get("markdown_text", ""),
+            "blocks": [],
+            "ts": self.next_ts(),
+            "thread_ts": p.get("thread_ts", ""),
+            "streaming": True,
+            "stream_log": [p.get("markdown_text", "")] if p.get("markdown_text") else [],
+        }
+        self.messages.setdefault(channel, []).append(message)
+        return {"ok": True, "channel": channel, "ts": message["ts"]}
+
+    def _streamed(self, p) -> dict | None:
+        for message in self.messages.get(p.get("channel", ""), []):
+            if message["ts"] == p.get("ts") and message.get("streaming"):
+                return message
+        return None
+
+    def _chat_appendStream(self, p):
+        if not self.streaming:
+            return {"ok": False, "error": "unknown_method"}
+        message = self._streamed(p)
+        if message is None:
+            return {"ok": False, "error": "message_not_in_streaming_state"}
+        message["text"] += p.get("markdown_text", "")
+        message["stream_log"].append(p.get("markdown_text", ""))
+        return {"ok": True, "channel": p["channel"], "ts": p["ts"]}
+
+    def _chat_stopStream(self, p):
+        if not self.streaming:
+            return {"ok": False, "error": "unknown_method"}
+        message = self._streamed(p)
+        if message is None:
+            return {"ok": False, "error": "message_not_in_streaming_state"}
+        if error := self._check_message({"blocks": p.get("blocks"), "text": "x"}):
+            return {"ok": False, "error": error}
+        message["text"] += p.get("markdown_text", "")
+        message["blocks"] = p.get("blocks") or []
+        message["streaming"] = False
+        message["streamed"] = True
+        return {"ok": True, "channel": p["channel"], "ts": p["ts"], "message": message}
+
+    def _chat_delete(self, p):
+        messages = self.messages.get(p.get("channel", ""), [])
+        for message in messages:
+            if message["ts"] == p.get("ts"):
+                if message.get("bot_id") != self.bot_id:
+                    return {"ok": False, "error": "cant_delete_message"}
+                messages.remove(message)
+                return {"ok": True, "channel": p["channel"], "ts": p["ts"]}
+        return {"ok": False, "error": "message_not_found"}
+
     def _users_info(self, p):
         user = self.users.get(p.get("user", ""), {"is_admin": False, "is_owner": False})
         return {"ok": True, "user": dict(user, id=p.get("user", ""))}
@@ -471,12 +602,23 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def shown_text(message: dict) -> str:
-    """What a message shows: its blocks' text (sections and contexts), else its text."""
-    parts = []
+    """What a message shows: its blocks' text (sections and contexts), else its text; a
+    streamed message shows its streamed text above its blocks."""
+    parts = [message.get("text", "")] if message.get("streamed") else []
     for b in message.get("blocks") or []:
         parts += [b["text"]["text"]] if b["type"] == "section" else []
-        parts += [e["text"] for e in b.get("elements", [])]
+        parts += [e["text"] for e in b.get("elements", [])] if b["type"] == "context" else []
     return "\n".join(parts) or message.get("text", "")
+
+
+def buttons(message: dict) -> list[dict]:
+    """The clickable elements of a message: buttons and feedback buttons."""
+    return [
+        e
+        for b in message.get("blocks") or []
+        if b["type"] in ("actions", "context_actions")
+        for e in b.get("elements", [])
+    ]
 
 
 def final_messages(fake: FakeSlack, channel: str, thread_ts: str) -> list[dict]:
@@ -567,6 +709,12 @@ class EventSender:
             "token": "legacy-verification-token",
         }
         body = urlencode(form)
+        return self._post(body, "application/x-www-form-urlencoded", None, "", None, None)
+
+    def action(self, payload: dict) -> tuple[int, str, float]:
+        """POST a signed interactivity payload (``block_actions``) as Slack does: a form
+        with one ``payload`` field holding the JSON."""
+        body = urlencode({"payload": json.dumps(payload)})
         return self._post(body, "application/x-www-form-urlencoded", None, "", None, None)
 
     def _post(self, body, content_type, retry_num, retry_reason, timestamp, secret):

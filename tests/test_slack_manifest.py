@@ -26,6 +26,7 @@ def items_under(key: str) -> set[str]:
 def test_manifest_scopes_events_and_socket_mode():
     assert items_under("bot") == {
         "app_mentions:read",
+        "assistant:write",
         "chat:write",
         "commands",
         "files:read",
@@ -44,6 +45,17 @@ def test_manifest_scopes_events_and_socket_mode():
         "file_shared",
         "file_deleted",
         "file_unshared",
+        "assistant_thread_started",
+        "assistant_thread_context_changed",
     }
     assert "    - command: /papertrail" in MANIFEST.read_text().splitlines()
     assert "  socket_mode_enabled: true" in MANIFEST.read_text().splitlines()
+
+
+def test_manifest_turns_on_what_buttons_and_the_assistant_view_need():
+    lines = MANIFEST.read_text().splitlines()
+    at = lines.index("  interactivity:")
+    assert lines[at + 1].strip() == "is_enabled: true"  # block_actions: votes, questions
+    assert "  assistant_view:" in lines
+    prompts = items_under("suggested_prompts")
+    assert {p.split(":", 1)[0] for p in prompts} == {"title"}

@@ -189,6 +189,8 @@ class Intake:
     def _ingest(self, channel, name, att: Attachment, progress: Progress | None, data=None):
         check_size(name, att.size, self.settings.max_pdf_bytes)
         if data is None:
+            if progress:  # a large file can take a while: say what is happening
+                progress(f"Downloading {name}…")
             data = att.fetch()
         if att.source != "message":  # the same bytes under another file id stay forgotten too
             doc_id = hashlib.sha256(data).hexdigest()

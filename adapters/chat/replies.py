@@ -49,6 +49,8 @@ class Reply:
     footer: str = ""  # mode and verification summary
     answer: Answer | None = None
     documents: tuple[Document, ...] = ()
+    suggestions: tuple[str, ...] = ()  # questions checked answerable, after a drop
+    answer_id: str = ""  # what feedback buttons name (``feedback.py``); "" = not votable
 
     @property
     def images(self) -> tuple[Image, ...]:

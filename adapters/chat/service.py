@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from adapters.chat.conversations import Threads, Turn
+from adapters.chat.feedback import Feedback, StoredFeedback, forget_feedback, record_answer
 from adapters.chat.forget import forget_command, ids_of
 from adapters.chat.forgotten import Forgotten, StoredForgotten
 from adapters.chat.intake import Attachment, Intake, Progress
@@ -41,6 +42,7 @@ from adapters.chat.replies import (
     how_to_ask,
     list_reply,
 )
+from adapters.chat.suggest import suggestions
 from papertrail.answer.followup import Complete, condense, wants_answer
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
@@ -100,6 +102,8 @@ class ChatService:
         forgotten: Forgotten | None = None,  # tombstones; default: chat.sqlite
         seen=None,  # the adapters' de-duplication (papertrail.coord.Seen); default: chat.sqlite
         complete: Complete | None = None,
+        feedback: Feedback | None = None,  # answers and votes; default: chat.sqlite
+        suggest: bool = False,  # after a drop, offer questions checked answerable
     ) -> None:
         self.pipeline = pipeline
         self.settings = settings or pipeline.settings
@@ -113,6 +117,8 @@ class ChatService:
         self.intake = Intake(pipeline, self.settings, shares, self.forgotten)
         self.conversations = threads if threads is not None else StoredThreads(self.store)
         self.complete = complete  # an LLM to condense follow-ups; None = offline rewrite
+        self.feedback = feedback if feedback is not None else StoredFeedback(self.store)
+        self.suggest = suggest  # checking suggestions asks questions: bots turn it on
         self.slow_answer_after = SLOW_ANSWER_AFTER
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
@@ -133,7 +139,10 @@ class ChatService:
         def work() -> Reply:
             docs = self.intake.index_all(channel, attachments, progress)
             names = ", ".join(d.name for d in docs)
-            return Reply(kind="indexed", text=f"Indexed {names}.", documents=tuple(docs))
+            asks = self._suggestions(channel, docs, progress)
+            return Reply(
+                kind="indexed", text=f"Indexed {names}.", documents=tuple(docs), suggestions=asks
+            )
 
         return self._safely(channel, work)
 
@@ -146,12 +155,18 @@ class ChatService:
             with self._channel_lock(ch):
                 docs = self.intake.forget(ch, gone)
                 self.forgotten.bury(ch, [s for s in gone if s.channel == ch], ids_of(docs))
+                forget_feedback(self.feedback, ch, ids_of(docs))
                 removed += docs
         return removed
 
     def forget_post(self, post: str) -> list[Document]:
         """A message carrying files was deleted (Discord): forget what it shared."""
         return self.forget_files([s.file for s in self.shares.of_post(post)])
+
+    def vote(self, channel: str, answer_id: str, user: str, verdict: str) -> str:
+        """Record ``user``'s 👍 ("up") or 👎 ("down") on an answer given in ``channel``:
+        ``feedback.RECORDED``, ``CHANGED``, ``SAME`` or ``UNKNOWN`` (not an answer here)."""
+        return self.feedback.vote(channel, answer_id, user, verdict)
 
     def in_conversation(
         self, thread: str, text: str | None = None, *, with_files: bool = False
@@ -236,11 +251,14 @@ class ChatService:
         reach = self.intake.in_reach(mention.channel, attachments, progress)
         doc_ids, warnings, library = reach.asked, reach.warnings, reach.documents
         if not text:
-            names = ", ".join(d.name for d in library if d.doc_id in doc_ids)
+            dropped = [d for d in library if d.doc_id in doc_ids]
+            names = ", ".join(d.name for d in dropped)
             return Reply(
                 kind="list",
                 text=f"Indexed {names}. {how_to_ask(mention.channel)}",
                 warnings=tuple(warnings),
+                documents=tuple(dropped),
+                suggestions=self._suggestions(mention.channel, dropped, progress, library),
             )
         question, doc_ids = self._resolve(mention, text, doc_ids, library)
         answer = self._ask(mention.channel, question, doc_ids, library, progress)
@@ -249,7 +267,11 @@ class ChatService:
         reply = answer_reply(answer, extra_warnings=warnings)
         if question != text:  # say how a follow-up was read, so a misreading is visible
             reply = replace(reply, footer=f"Read as: {question} · {reply.footer}")
-        return reply
+        kept = record_answer(self.feedback, mention.channel, reply, doc_ids)  # for 👍/👎
+        return replace(reply, answer_id=kept)
+
+    def _suggestions(self, channel, docs, progress, library=None) -> tuple[str, ...]:
+        return suggestions(self.pipeline, channel, docs, progress, library) if self.suggest else ()
 
     def _ask(self, channel: str, question: str, doc_ids: list[str], library, progress):
         """The pipeline's answer; with an LLM, a progress line once it takes a while."""
@@ -279,4 +301,7 @@ class ChatService:
         return question, list(dict.fromkeys(cited))  # the thread's documents first
 
     def _forget(self, mention: Mention, target: str) -> Reply:
-        return forget_command(self, mention, target)
+        reply = forget_command(self, mention, target)
+        if reply.kind == "forget":
+            forget_feedback(self.feedback, mention.channel, ids_of(reply.documents))
+        return reply

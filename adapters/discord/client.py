@@ -7,7 +7,9 @@ a ``Mention``: the library ``discord:<channel id>`` (a thread's parent), the
 text without the mention, its attachments, then PDFs of the message it
 replies to, then PDFs from recent history (the fallback for files shared
 before the bot). Any other message with a PDF is indexed on drop, and a
-deleted message's PDFs are forgotten (``library.py``). Questions and drops
+deleted message's PDFs are forgotten (``library.py``); in a forum each post
+has its own library and a question there needs no mention. Button clicks:
+``clicks.py``. Questions and drops
 are plain-data jobs (``jobs.py``), queued durably (Redis stream or local
 journal) before work starts, so a surviving or restarted process finishes
 them. ``ChatService`` runs in worker threads, so heartbeats go on while a PDF
@@ -31,12 +33,13 @@ from cachetools import LRUCache
 
 from adapters.chat.replies import HISTORY_FALLBACK
 from adapters.chat.service import ChatService, Mention, Reply
+from adapters.discord.clicks import on_click
 from adapters.discord.endpoints import use_endpoints
 from adapters.discord.files import download, pdfs, referenced_message
 from adapters.discord.format import render_reply
 from adapters.discord.guard import guard_parsers
 from adapters.discord.jobs import drop_job, job_runner, mention_later, question_job, run_job
-from adapters.discord.library import forget_deleted
+from adapters.discord.library import forget_deleted, forum_question
 from adapters.discord.reply import (
     NO_MENTIONS,
     InteractionSink,
@@ -174,7 +177,7 @@ class PaperTrailClient(discord.Client):
         follows = thread and self.service.in_conversation(
             thread, message.content, with_files=bool(message.attachments)
         )
-        if self.addressed(message) or follows:
+        if self.addressed(message) or follows or forum_question(message):
             thread = thread or f"discord:question:{message.id}"
             try:
                 job = await self._question(message, thread)
@@ -198,6 +201,9 @@ class PaperTrailClient(discord.Client):
         await super().close()
         if self.jobs is not None:  # unfinished jobs stay queued for the next process
             await asyncio.to_thread(self.jobs.close)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await on_click(self, interaction)  # buttons; slash commands go to the tree
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         # raw: fires for messages shared before this process started too (uncached)

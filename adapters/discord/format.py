@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import discord
 
 from adapters.chat.replies import Image, Reply
 from adapters.chat.text import clip, split_text
+from adapters.discord.buttons import reply_buttons, view
 
 MAX_CONTENT = 2000  # characters per message
 MAX_EMBEDS = 10  # embeds per message
@@ -39,6 +40,12 @@ class Outgoing:
     content: str = ""
     embeds: tuple[discord.Embed, ...] = ()
     images: tuple[Image, ...] = ()
+    buttons: tuple[tuple[str, str], ...] = ()  # (label, custom_id): ``buttons.py``
+
+    def extra(self) -> dict:
+        """``view=`` for send/edit when the message has buttons (else nothing: an edit
+        without ``view`` keeps what the message had)."""
+        return {"view": view(self.buttons)} if self.buttons else {}
 
     def files(self) -> list[discord.File]:
         """Fresh ``discord.File`` objects (a File's stream can be sent only once)."""
@@ -53,6 +60,8 @@ def render_reply(reply: Reply, *, upload_limit: int = DEFAULT_UPLOAD_LIMIT) -> l
     first_group = groups[0] if groups else ((), ())
     messages.append(Outgoing(texts[-1], first_group[0], first_group[1]))
     messages += [Outgoing("", embeds, images) for embeds, images in groups[1:]]
+    if buttons := reply_buttons(reply):
+        messages[-1] = replace(messages[-1], buttons=buttons)
     return messages
 
 

@@ -65,6 +65,7 @@ class MessageSink:
                     embeds=list(first.embeds),
                     attachments=first.files(),
                     allowed_mentions=NO_MENTIONS,
+                    **first.extra(),
                 )
             except discord.NotFound:  # someone deleted the progress message
                 self.placeholder = None
@@ -75,6 +76,7 @@ class MessageSink:
                 files=first.files(),
                 reference=self.question.to_reference(fail_if_not_exists=False),
                 allowed_mentions=REPLY_MENTIONS,
+                **first.extra(),
             )
             self.sent.append(sent.id)
         else:
@@ -85,6 +87,7 @@ class MessageSink:
                 embeds=list(out.embeds),
                 files=out.files(),
                 allowed_mentions=NO_MENTIONS,
+                **out.extra(),
             )
             self.sent.append(sent.id)
 
@@ -110,6 +113,7 @@ class InteractionSink:
             embeds=list(first.embeds),
             attachments=first.files(),
             allowed_mentions=NO_MENTIONS,
+            **first.extra(),
         )
         self.sent.append(original.id)
         for out in rest:
@@ -119,6 +123,7 @@ class InteractionSink:
                 files=out.files(),
                 allowed_mentions=NO_MENTIONS,
                 wait=True,  # returns the message, so replies to it are follow-ups
+                **out.extra(),
             )
             self.sent.append(sent.id)
 

@@ -6,15 +6,21 @@ shows "PaperTrail is thinking…"), then ``answer`` (the client's
 runs the service in a worker thread and the reply edits the deferred response
 (``InteractionSink``). Commands become the text commands a mention already
 understands ("list", "forget report.pdf", "help"), so the service needs
-nothing new. Left out: per-guild registration, autocomplete of file names.
+nothing new. ``/forget`` completes the names of the channel's documents as
+they are typed. Left out: per-guild registration.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 from discord import app_commands
+
+from adapters.discord.library import library
+
+MAX_CHOICES = 25  # autocomplete choices Discord shows
 
 # (the interaction, the command as text, its attachments) -> the reply delivered
 Answer = Callable[[discord.Interaction, str, Sequence[discord.Attachment]], Awaitable[None]]
@@ -48,8 +54,25 @@ def add_slash_commands(client: discord.Client, answer: Answer) -> app_commands.C
     async def forget(interaction: discord.Interaction, document: str) -> None:
         await serve(interaction, f"forget {document}")
 
+    @forget.autocomplete("document")
+    async def forget_names(interaction: discord.Interaction, current: str):
+        channel = interaction.channel or client.get_partial_messageable(interaction.channel_id)
+        names = await asyncio.to_thread(document_names, client, library(channel))
+        typed = current.strip().lower()
+        found = [n for n in names if typed in n.lower()] + ["all"] * ("all".startswith(typed))
+        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in found[:MAX_CHOICES]]
+
     @tree.command(name="help", description="How to use PaperTrail.")
     async def help_(interaction: discord.Interaction) -> None:
         await serve(interaction, "help")
 
     return tree
+
+
+def document_names(client, where: str) -> list[str]:
+    """The file names of the library ``where`` (the client's service), sorted."""
+    try:
+        docs = client.service.pipeline.documents(where)
+    except Exception:  # a completion is a nicety: an empty list, never an error
+        return []
+    return sorted({d.name for d in docs}, key=str.lower)

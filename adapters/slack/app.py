@@ -3,12 +3,15 @@
 ``build_slack_app`` returns a Bolt ``App`` that listens to mentions, messages
 (questions, DMs, thread follow-ups, PDFs shared without a mention, edits
 that turn a file into a tombstone), ``file_shared`` / ``file_deleted`` /
-``file_unshared`` and the ``/papertrail`` command. Listeners only translate
-and queue (``events.py``, ``commands.py``); Bolt has already acked, so
-Slack's 3 s limit always holds. Serving it is ``slack_server``. Left out:
-OAuth/multi-workspace installs. With ``jobs`` (multi-worker mode) queued work
-goes to a Redis stream that every instance consumes (``bot/redis/jobs.py``,
-``slack_jobs``) and ``seen`` is shared through Redis.
+``file_unshared``, the assistant view's ``assistant_thread_started`` /
+``assistant_thread_context_changed``, clicks on the bot's buttons
+(``block_actions``: 👍/👎, suggested questions) and the ``/papertrail``
+command. Listeners only translate and queue (``events.py``,
+``commands.py``); Bolt has already acked, so Slack's 3 s limit always holds.
+Serving it is ``slack_server``. Left out: OAuth/multi-workspace installs.
+With ``jobs`` (multi-worker mode) queued work goes to a Redis stream that
+every instance consumes (``bot/redis/jobs.py``, ``slack_jobs``) and ``seen``
+is shared through Redis.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from adapters.chat.dedup import Seen, SeenSet
 from adapters.chat.service import ChatService
+from adapters.slack.actions import FEEDBACK_ACTION, SUGGEST_ACTION, on_click
 from adapters.slack.commands import COMMAND
 from adapters.slack.events import SlackBot
 from adapters.slack.files import HISTORY_LIMIT, SlackDownloader
@@ -95,8 +99,23 @@ def build_slack_app(
 
     # Every subscribed event needs a listener, even ignored ones: Bolt 404s
     # unhandled events and Slack retries them.
-    for event in ("app_mention", "message", "file_shared", "file_deleted", "file_unshared"):
+    for event in (
+        "app_mention",
+        "message",
+        "file_shared",
+        "file_deleted",
+        "file_unshared",
+        "assistant_thread_started",
+        "assistant_thread_context_changed",
+    ):
         app.event(event)(_listener(bot))
+
+    # clicks on the bot's buttons: 👍/👎 and suggested questions (interactivity on)
+    @app.action(FEEDBACK_ACTION)
+    @app.action(SUGGEST_ACTION)
+    def on_action(ack, body, respond):
+        ack()
+        on_click(bot, body, respond)
 
     @app.command(COMMAND)
     def on_command(ack, command):

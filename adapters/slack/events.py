@@ -7,7 +7,8 @@ no mention; a PDF shared without a mention (``message``/``file_share`` or
 ``file_shared``) is indexed at once, shown by a reaction that turns from ⏳ to
 ✅ and, only on failure, a short thread reply; a deleted or unshared file
 (``file_deleted``, ``file_unshared``, a message whose file became a
-tombstone, a deleted message) leaves the library. Duplicate deliveries are
+tombstone, a deleted message) leaves the library. Assistant threads get
+prompts, statuses and a title (``assistant.py``). Duplicate deliveries are
 dropped on (team, channel, ts) or (team, file id) through ``SeenSet``. Every
 queued unit of work is a plain-data job (``queue``/``run``: kind, ids, the
 event), so another process could run it; only strings and ``Attachment``s
@@ -27,6 +28,7 @@ from slack_sdk.errors import SlackApiError
 
 from adapters.chat.dedup import SeenSet
 from adapters.chat.service import ChatService, Mention, Reply
+from adapters.slack.assistant import AssistantThread
 from adapters.slack.commands import CommandSeat, run_command
 from adapters.slack.files import SlackDownloader, gather, is_pdf, share_attachments
 from adapters.slack.ids import library, mentions, strip_mention, thread_key
@@ -78,7 +80,14 @@ class SlackBot:
         self.bot_user_id = bot_user_id or self.bot_user_id
         team = body.get("team_id") or event.get("team") or ""
         kind, subtype = event.get("type"), event.get("subtype")
-        if kind == "file_deleted":
+        if kind == "assistant_thread_started":
+            thread = event.get("assistant_thread") or {}
+            channel, ts = thread.get("channel_id"), thread.get("thread_ts")
+            if channel and ts and self.seen.first(("assistant", team, channel, ts)):
+                self.queue("greet", team, channel, thread_ts=ts)
+        elif kind == "assistant_thread_context_changed":
+            pass  # the library is the assistant thread's own: the viewed channel is not read
+        elif kind == "file_deleted":
             self._forget(team, event.get("file_id"), None)
         elif kind == "file_unshared":
             self._forget(team, event.get("file_id"), event.get("channel_id"))
@@ -160,9 +169,16 @@ class SlackBot:
         """Carry out a job made by ``queue`` (or by the slash command listener)."""
         kind, team, channel = job["kind"], job["team"], job["channel"]
         if kind == "answer":
-            thread = job["event"].get("thread_ts") or job["event"]["ts"]
-            responder = self._responder(channel, thread, job.get("progress_ts"))
-            self.answer(team, job["event"], responder)
+            event = job["event"]
+            thread = event.get("thread_ts") or event["ts"]
+            responder = self._responder(
+                channel, thread, job.get("progress_ts"), event=event, team=team
+            )
+            if job.get("asked_by"):  # a suggested question someone clicked: say who asked
+                responder.notice_question(job["asked_by"], event.get("text", ""))
+            self.answer(team, event, responder)
+        elif kind == "greet":
+            AssistantThread(self.client, channel, job["thread_ts"]).greet()
         elif kind == "drop":
             self.index_drop(team, channel, job["ts"], job["files"], job["user"])
         elif kind == "forget":
@@ -176,9 +192,11 @@ class SlackBot:
             )
 
     def _responder(
-        self, channel: str, thread_ts: str, progress_ts: str | None = None
+        self, channel: str, thread_ts: str, progress_ts=None, *, event=None, team=""
     ) -> ThreadResponder:
-        return ThreadResponder(
+        return ThreadResponder.for_event(
+            event or {},
+            team,
             self.client,
             channel,
             thread_ts,
@@ -208,7 +226,12 @@ class SlackBot:
                 thread=thread_key(team, channel, thread),
                 admin=lambda: self.is_admin(user),
             )
+            if responder.assistant is not None and mention.text:
+                responder.assistant.asking(mention.text, first=not self.service.in_conversation(
+                    mention.thread))  # fmt: skip
             reply = self.service.handle(mention, responder.progress)
+            if reply.suggestions and responder.assistant is not None:
+                responder.assistant.suggest(reply.suggestions)
             if found.notes:
                 reply = replace(reply, warnings=tuple(reply.warnings) + found.notes)
         except PaperTrailError as err:
@@ -232,6 +255,8 @@ class SlackBot:
         self._react(channel, ts, INDEXING, remove=True)
         if reply.kind != "error":
             self._react(channel, ts, INDEXED)
+            if reply.suggestions and ts:  # questions it can answer, as buttons in a thread
+                ThreadResponder(self.client, channel, ts).finish(reply)
             return
         self._react(channel, ts, FAILED)
         if ts:  # a file_shared event carries no message to reply under

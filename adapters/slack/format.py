@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from adapters.chat.replies import Reply, Source
 from adapters.chat.text import clip, split_text
+from adapters.slack.actions import feedback_block, suggestion_block
 
 SECTION_LIMIT = 3000  # characters in one section block's text (Slack's limit)
 TEXT_LIMIT = 4000  # characters in a message's fallback ``text`` (Slack truncates later)
@@ -32,7 +33,7 @@ class SlackMessage:
 
     def plain(self) -> str:
         """The blocks' text joined, for when Slack rejects the blocks."""
-        return "\n\n".join(block_text(b) for b in self.blocks) or self.text
+        return "\n\n".join(t for b in self.blocks if (t := block_text(b))) or self.text
 
     def payload(self) -> dict:
         """Keyword arguments for chat.postMessage / chat.update."""
@@ -109,12 +110,26 @@ def reply_messages(reply: Reply) -> list[SlackMessage]:
             size = 0
         groups[-1].append(block)
         size += n
+    extra = action_blocks(reply)
+    if extra and len(groups[-1]) + len(extra) > MAX_BLOCKS:
+        groups.append([])
+    groups[-1] += extra  # the buttons go under the last message of the reply
     first_text = escape(reply.text) if reply.text.strip() else block_text(blocks[0])
     messages = []
     for i, group in enumerate(groups):
         fallback = first_text if i == 0 else block_text(group[0])
         messages.append(SlackMessage(clip(fallback, TEXT_LIMIT), tuple(group)))
     return messages
+
+
+def action_blocks(reply: Reply) -> list[dict]:
+    """The interactive blocks under a reply: suggested questions, then 👍/👎."""
+    blocks = []
+    if reply.suggestions:
+        blocks.append(suggestion_block(reply.suggestions))
+    if reply.answer_id:
+        blocks.append(feedback_block(reply.answer_id))
+    return blocks
 
 
 def progress_message(line: str) -> SlackMessage:
@@ -129,9 +144,11 @@ def notice_message(line: str) -> SlackMessage:
 
 
 def block_text(block: dict) -> str:
-    """The text a section or context block shows."""
+    """The text a section or context block shows ("" for buttons)."""
     if block.get("type") == "section":
         return block["text"]["text"]
+    if block.get("type") != "context":
+        return ""
     return "".join(e.get("text", "") for e in block.get("elements", ()))
 
 

@@ -7,6 +7,9 @@ if there was none), extra messages follow when the reply is too long for one,
 and each citation's PNG is uploaded into the thread with the files_upload_v2
 flow. Web API failures are logged with the fix and, where Slack still lets us
 post, explained in the thread. Building the blocks is ``slack_format``'s job.
+In an assistant thread (``assistant``) progress is the thread's status line
+instead of a message, as long as Slack accepts it; an answer an LLM wrote is
+streamed (``stream.py``) when Slack offers streaming, else posted.
 """
 
 from __future__ import annotations
@@ -15,19 +18,23 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from adapters.chat.replies import Reply
 from adapters.chat.text import split_text
+from adapters.slack.assistant import AssistantThread
 from adapters.slack.format import (
     SlackMessage,
+    escape,
     explain_api_error,
     notice_message,
     progress_message,
     reply_messages,
 )
+from adapters.slack.stream import stream_reply
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +61,13 @@ class ThreadResponder:
         interval: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
         progress_ts: str | None = None,
+        assistant: AssistantThread | None = None,
+        stream: bool = True,
+        recipient: tuple[str, str] | None = None,  # (team, user) a stream is for
     ) -> None:
+        self.assistant = assistant
+        self.stream = stream
+        self.recipient = recipient
         self.client = client
         self.channel = channel
         self.thread_ts = thread_ts
@@ -65,6 +78,18 @@ class ThreadResponder:
         self._progress_ts: str | None = progress_ts
         self._last_progress = float("-inf")
         self._broken = False  # posting failed for good (not in channel, no chat:write)
+
+    @classmethod
+    def for_event(cls, event: dict, team: str, client, channel, thread_ts, **kw):
+        """The responder for a message ``event``: in a DM thread (where the assistant
+        view lives; elsewhere setStatus is refused anyway) with the thread's status
+        line, and streaming for the person who asked."""
+        assistant = None
+        if event.get("channel_type") == "im" and event.get("thread_ts"):
+            assistant = AssistantThread(client, channel, thread_ts)
+        user = event.get("user", "")
+        recipient = (team, user) if team and user else None
+        return cls(client, channel, thread_ts, assistant=assistant, recipient=recipient, **kw)
 
     # progress -----------------------------------------------------------
 
@@ -80,6 +105,8 @@ class ThreadResponder:
             if self._broken or now - self._last_progress < self.interval:
                 return
             self._last_progress = now
+            if self.assistant is not None and self.assistant.status(line):
+                return  # shown under the thread; no message to edit later
             message = progress_message(line)
             if self._progress_ts is None:
                 self._progress_ts = self._post(message)
@@ -95,6 +122,10 @@ class ThreadResponder:
                 return
             messages = reply_messages(reply)
             first, rest = messages[0], messages[1:]
+            if len(messages) == 1 and self._streamed(reply, first):
+                if reply.images:
+                    self._upload(reply)
+                return
             shown = self._progress_ts is not None and self._update(self._progress_ts, first)
             if not shown and self._post(first) is None:
                 return
@@ -102,6 +133,51 @@ class ThreadResponder:
                 self._post(message)
             if reply.images:
                 self._upload(reply)
+
+    def _streamed(self, reply: Reply, full: SlackMessage) -> bool:
+        """Stream an LLM's answer (already verified); False when it was not streamed."""
+        answer = reply.answer
+        if (
+            not self.stream
+            or reply.kind != "answer"
+            or answer is None
+            or answer.mode == "extractive"  # quoted offline in one go: nothing to watch
+            or not answer.grounded  # its warning must come first, and blocks come last
+        ):
+            return False
+        closing = reply_messages(replace(reply, text=""))[0]
+        ts = stream_reply(
+            self.client,
+            self.channel,
+            self.thread_ts,
+            reply.text,
+            closing,
+            full,
+            recipient=self.recipient,
+            started=self._drop_progress,
+        )
+        if ts is None:
+            self.stream = False  # not offered here: later answers are posted at once
+        return ts is not None
+
+    def _drop_progress(self) -> None:
+        """The streamed answer replaces the progress message: delete it (or, if Slack
+        refuses, leave a line that points below rather than a stale status)."""
+        ts, self._progress_ts = self._progress_ts, None
+        if ts is None:
+            return
+        try:
+            self.client.chat_delete(channel=self.channel, ts=ts)
+        except SlackApiError:
+            self._update(ts, SlackMessage("Answered below.", ()))
+
+    def notice_question(self, user: str, question: str) -> None:
+        """Say which suggested question is being answered (a click leaves no message)."""
+        with self._lock:
+            if not self._broken:
+                text = f"❓ {escape(question)}"
+                self._post(SlackMessage(text, ({"type": "section", "text": {
+                    "type": "mrkdwn", "text": text, "verbatim": True}},)))  # fmt: skip
 
     def notice(self, line: str) -> None:
         with self._lock:

@@ -38,6 +38,7 @@ from adapters.chat.service import Attachment, ChatService, Mention, Reply
 from adapters.web.headers import errors_as_json, security_headers
 from adapters.web.payloads import ImageShelf, document_json, reply_json
 from adapters.web.uploads import UploadSlots, spool
+from adapters.web.votes import vote_handler
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,8 @@ def build_web_app(
     app.router.add_post("/w/{ws}/upload", _upload)
     app.router.add_post("/w/{ws}/ask", _ask)
     app.router.add_post("/w/{ws}/forget", _forget)
+    votes = vote_handler(_workspace, _caller, _json, _in_pool, SERVICE)  # votes.py
+    app.router.add_post("/w/{ws}/feedback", votes)
     app.router.add_get("/w/{ws}/img/{name}.png", _image)
     return app
 

@@ -92,4 +92,6 @@ def reply_json(reply: Reply, workspace: str, shelf: ImageShelf, base: str) -> di
         "warnings": list(reply.warnings),
         "footer": reply.footer,
         "documents": [document_json(d) for d in reply.documents],
+        "suggestions": list(reply.suggestions),  # questions checked answerable, after a drop
+        "answer_id": reply.answer_id,  # what a 👍/👎 names ("" = not votable)
     }

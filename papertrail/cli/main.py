@@ -162,6 +162,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--copies", type=int, default=4, help="folder copies in the large channel (default: 4)"
     )
 
+    fb = sub.add_parser("feedback", help="people's 👍/👎 on the bots' answers, as test cases")
+    fe = fb.add_subparsers(dest="action", required=True).add_parser(
+        "export", help="write a channel's voted answers as JSONL on stdout"
+    )
+    fe.add_argument("--channel", required=True, help="the library, e.g. slack:T0123:C0456")
+    fe.add_argument(
+        "--format",
+        choices=("eval", "verifier"),
+        default="eval",
+        help="eval: QA cases for `papertrail eval`; verifier: pairs for `eval-verifier`",
+    )
+
     sub.add_parser("demo", help="build a sample PDF, ask it questions offline, write PNGs")
     sub.add_parser(
         "export-model",
@@ -257,6 +269,10 @@ def _dispatch(args, settings: Settings, pipeline=None) -> int:
         embedder = get_embedder(settings)
         print(f"{embedder.name}: runs on {embedder.runs_on} (cache: {settings.model_cache})")
         return 0
+    if cmd == "feedback":
+        from papertrail.measure.feedback import run_export
+
+        return run_export(settings, args.channel, args.format)
     if cmd == "demo":
         from papertrail.cli.demo import run_demo
 

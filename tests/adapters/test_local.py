@@ -128,6 +128,15 @@ def test_error_replies_count_for_the_batch_exit_code(tmp_path):
     assert run_batch(ok, [], ["q"]) == 0
 
 
+def test_suggested_questions_are_printed_as_lines_to_ask(tmp_path):
+    suggestions = ("What is the net revenue?", "What is the cost of sales?")
+    reply = Reply(kind="indexed", text="Indexed report.pdf.", suggestions=suggestions)
+    c, out = console(RecordingService(reply), tmp_path)
+    run_batch(c, [], ["q"])
+    shown = out.getvalue()
+    assert "Try: ask What is the net revenue?\nTry: ask What is the cost of sales?" in shown
+
+
 # -- the real pipeline behind the real ChatService, through ``python -m bot local`` -----
 
 

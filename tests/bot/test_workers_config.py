@@ -8,6 +8,7 @@ from adapters.chat.library import Share
 from adapters.discord.client import build_client
 from bot.config import load_config, require
 from bot.redis.coord import RedisSeen
+from bot.redis.feedback import RedisFeedback
 from bot.redis.state import RedisShares, RedisThreads
 from bot.wiring import (
     build_service,
@@ -59,6 +60,8 @@ def test_redis_mode_shares_seen_jobs_the_library_and_threads(tmp_path, redis_ser
         options["jobs"].close()
         assert isinstance(service.shares, RedisShares)
         assert isinstance(service.conversations, RedisThreads)
+        assert isinstance(service.feedback, RedisFeedback)  # a vote may reach any worker
+        assert service.suggest  # the bots offer checked questions after a drop
         service.shares.add(Share("slack:F1", "slack:T1:C1", "doc", "a.pdf"))
         assert redis_client.keys("papertrail:shares:*") and not (tmp_path / "shares.json").exists()
     finally:

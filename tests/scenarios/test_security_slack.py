@@ -84,7 +84,11 @@ def ask(fake: FakeSlack, events, text: str, files=(), channel=CHANNEL) -> tuple[
     events.send(fake.message_event(post))
 
     def final():
-        done = [m for m in fake.bot_messages(channel, post["ts"]) if ":hourglass" not in m["text"]]
+        done = [
+            m
+            for m in fake.bot_messages(channel, post["ts"])
+            if ":hourglass" not in m["text"] and not m.get("streaming")  # streamed: finished
+        ]
         return done[0] if done else None
 
     answer = fake.wait_for(final, timeout=20)

@@ -188,6 +188,7 @@ async function upload(file) {
   item.className = reply.kind === "error" ? "error" : "done";
   label.textContent = reply.kind === "error" ? `${file.name}: ${reply.text}` : `✓ ${reply.text}`;
   for (const w of reply.warnings || []) item.append(el("div", { class: "warning" }, w));
+  if (window.ptExtras) window.ptExtras.after(item, reply);  // suggested questions: extras.js
   refreshLibrary();
 }
 
@@ -276,6 +277,7 @@ function showReply(node, reply, { scroll = true } = {}) {
   }
   if (reply.footer) node.append(el("div", { class: "footer" }, reply.footer));
   if (reply.kind === "answer") node.append(el("div", { class: "actions" }, copyButton(reply)));
+  if (window.ptExtras) window.ptExtras.after(node, reply);  // 👍/👎, suggestions: extras.js
   if (scroll) node.scrollIntoView({ block: "end" });
 }
 

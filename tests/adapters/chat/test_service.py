@@ -51,7 +51,8 @@ def test_mention_with_pdf_and_question_answers_with_sources_and_images(tmp_path)
     assert len(reply.images) == len(reply.sources)
     assert reply.images[0].filename.endswith(".png") and reply.images[0].png[:4] == b"\x89PNG"
     assert "extractive" in reply.footer and "verified" in reply.footer
-    assert lines[0] == "Indexing paper.pdf…" and lines[-1].endswith("4/4 pages")
+    assert lines[:2] == ["Downloading paper.pdf…", "Indexing paper.pdf…"]
+    assert lines[-1].endswith("4/4 pages")
 
 
 def test_help_list_forget(tmp_path):

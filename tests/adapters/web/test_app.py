@@ -232,3 +232,35 @@ def test_indexing_progress_comes_page_by_page(tmp_path):
     done = [int(p.split("— ")[1].split("/")[0]) for p in progress if "/12 pages" in p]
     assert done == sorted(done) and done[-1] == 12 and len(set(done)) >= 4, progress
     assert progress.index(read[-1]) < progress.index(f"Indexing long.pdf — {done[0]}/12 pages")
+
+
+def test_suggested_questions_and_one_vote_per_browser(tmp_path):
+    service = web_service(tmp_path)
+    service.suggest = True  # as the bots run it (bot/wiring.py)
+    with serving(service, max_pdf_bytes=2_000_000) as url:
+        alice, bob = Browser(url), Browser(url)
+        alice.open("team")
+        bob.open("team")
+        _, reply = alice.upload("team", "report.pdf", sample_report())
+        assert 2 <= len(reply["suggestions"]) <= 3
+        for question in reply["suggestions"]:  # each one gets a verified answer
+            answer = alice.ask("team", question)
+            assert answer["kind"] == "answer" and answer["sources"], question
+        answer = alice.ask("team", "What was the net income?")
+        assert answer["answer_id"]
+
+        def vote(who, ws, verdict, answer_id=answer["answer_id"]):
+            body = json.dumps({"answer_id": answer_id, "verdict": verdict}).encode()
+            status, raw = who.request(
+                f"/w/{ws}/feedback", body, {"Content-Type": "application/json"}
+            )
+            return status, json.loads(raw) if status == 200 else raw
+
+        assert vote(alice, "team", "down")[1]["outcome"] == "recorded"
+        assert vote(alice, "team", "down")[1]["outcome"] == "same"  # once per browser
+        assert vote(bob, "team", "up")[1]["outcome"] == "recorded"
+        assert vote(bob, "elsewhere", "down")[1]["outcome"] == "unknown"  # not that workspace's
+        assert vote(bob, "team", "meh")[0] == 400
+        assert vote(bob, "team", "up", answer_id="<script>")[0] == 400
+        votes = service.feedback.votes("web:team")
+        assert sorted(v["verdict"] for v in votes) == ["down", "up"]

@@ -170,7 +170,7 @@ def test_every_option_and_argument_of_every_command_has_help():
     assert missing == []
     assert set(_subparsers(parser)) == {  # every subcommand is still there
         *("ask", "ingest", "list", "docs", "forget", "help", "demo", "export-model"),
-        *("eval", "eval-verifier", "check", "bench"),
+        *("eval", "eval-verifier", "check", "bench", "feedback"),
     }
 
 
