@@ -107,6 +107,7 @@ def read_tokens(text: str) -> tuple[_Tok, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
 def _negates(text: str) -> bool:
     words = [w.lower() for w in _TOKEN.findall(strip_markers(normalize(text)))]
     return any(_is_negator(words, i) for i in range(len(words)))
@@ -218,7 +219,7 @@ def substitution(claim: str, span: str) -> str | None:
         if t.key in span_keys or found(t.word, keys, acronym=t.name):
             continue  # the span says the claim's word, maybe in a compound ("BERTBASE")
         for u in s:
-            listed = u.key in rivals
+            listed = u.key in rivals and not t.name  # a word of a name contrasts nothing
             # another name, one the claim does not use itself ("28.4 BLEU on the WMT ...")
             named = t.name and u.name and rarity(u.word) >= NAME_RARITY and u.key not in claim_keys
             rival = listed or named
@@ -270,10 +271,25 @@ def _superlative(word: str) -> bool:
     return any(b and rarity(b) <= WORD_RARITY for b in bases)
 
 
+@lru_cache(maxsize=1024)
+def _ranking_words(claim: str) -> tuple[str, ...]:
+    """The claim's words written as words, not as part of a name: "Best Buy", "Dollar
+    General's Biggest Savings" rank nothing. A capitalised word counts only at the start
+    of a sentence and when the next word is not capitalised too."""
+    raw = [t for t in _TOKEN.findall(normalize(claim)) if t[0].isalnum()]
+    out = []
+    for i, w in enumerate(raw):
+        nxt = raw[i + 1] if i + 1 < len(raw) else ""
+        if w[:1].isupper() and (i > 0 or nxt[:1].isupper()):
+            continue
+        out.append(w.lower())
+    return tuple(out)
+
+
 def missing_superlative(claim: str, span: str, excerpt: str = "") -> str | None:
     """The claim ranks ("the largest", "the best") and the span ranks nothing (nor does
     the excerpt hold the claim's own superlative)."""
-    sup = [w for w in (t.lower() for t in _TOKEN.findall(normalize(claim))) if _superlative(w)]
+    sup = [w for w in _ranking_words(claim) if _superlative(w)]
     whole = {t.lower() for t in _TOKEN.findall(normalize(excerpt))}
     if not sup or set(sup) <= whole:
         return None
