@@ -111,9 +111,23 @@ def evaluate_pairs(
     return _both(pairs, _ours(pairs, embedder, without))
 
 
-def _both(pairs: list[dict], ours: list[bool]) -> dict:
+def _both(pairs: list[dict], ours: list[bool], levels: list[str] | None = None) -> dict:
     seed = [seed_supports(p["claim"], p["chunk_text"]) for p in pairs]
-    return {"ours": score(pairs, ours), "seed": score(pairs, seed)}
+    out = {"ours": score(pairs, ours), "seed": score(pairs, seed)}
+    if levels is not None:
+        out["ours"]["levels"] = level_rates(pairs, levels)
+    return out
+
+
+def level_rates(pairs: list[dict], levels: list[str]) -> dict:
+    """How sure the checker said it was: the share of wrong citations kept as "verified"
+    (the promise broken), and of good ones kept as "verified" (not only "partly")."""
+    wrong = [lv for p, lv in zip(pairs, levels, strict=True) if not p["supported"]]
+    good = [lv for p, lv in zip(pairs, levels, strict=True) if p["supported"]]
+    return {
+        "wrong_verified": _rate(wrong.count("verified"), len(wrong)),
+        "good_verified": _rate(good.count("verified"), len(good)),
+    }
 
 
 def claim_key(pair: dict) -> str:
@@ -170,6 +184,12 @@ def format_table(result: dict) -> str:
         a = ours[key] if kind is None else ours["per_kind"][kind][key]
         b = seed[key] if kind is None else seed["per_kind"][kind][key]
         out.append(f"{label:34} {_fmt(key, a):>8} {_fmt(key, b):>8}")
+    if "levels" in ours:
+        lv = ours["levels"]
+        out.append(
+            f"  ours, read as 'verified': wrong {lv['wrong_verified']:.1%}, "
+            f"good {lv['good_verified']:.1%} (the rest kept read 'partly supported')"
+        )
     for src, v in ours["per_source"].items():
         out.append(f"  ours on {src}: catch {v['catch']:.1%}, false drop {v['false_drop']:.1%}")
     if ours["errors"]:
@@ -227,7 +247,7 @@ def run(
         reads = collect(pairs, embedder, without)
         mine = verdicts(reads, None, without)
         ours = [j.supported for j in mine]
-        one = _both(pairs, ours)
+        one = _both(pairs, ours, [j.level for j in mine])
         result["files"][name] = one
         print(
             f"{len(pairs)} pairs from {name}"
@@ -247,7 +267,7 @@ def run(
         judged += mine
         reads_all += reads
         owner += [name] * len(pairs)
-    result |= _both(everything, [j.supported for j in judged])
+    result |= _both(everything, [j.supported for j in judged], [j.level for j in judged])
     result["checks"] = check_table(everything, judged)
     if len(files) > 1:
         print(f"all {len(everything)} pairs of {len(files)} files")
@@ -260,6 +280,7 @@ def run(
             idx = [i for i, o in enumerate(owner) if o == name]
             sub = [everything[i] for i in idx]
             result["by_source"][name] = score(sub, [left_out[i].supported for i in idx])
+            result["by_source"][name]["levels"] = level_rates(sub, [left_out[i].level for i in idx])
         result["by_source_checks"] = check_table(everything, left_out)
         print(format_by_source(result["by_source"]))
     if json_out:

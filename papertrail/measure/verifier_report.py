@@ -52,6 +52,8 @@ def format_by_source(per_file: dict[str, dict]) -> str:
         )
         out.append(f"  {Path(name).name}: catch {r['catch']:.1%}, false drop "
                    f"{r['false_drop']:.1%}; {kinds}")  # fmt: skip
+        if "levels" in r:
+            out.append(f"    wrong read as 'verified': {r['levels']['wrong_verified']:.1%}")
         for src, v in r["per_source"].items():
             out.append(
                 f"    left out {src}: catch {v['catch']:.1%}, false drop {v['false_drop']:.1%}"
