@@ -262,13 +262,13 @@ def run(
                 if idx
             }
             print(format_halves(one["halves"]))
-        one["checks"] = check_table(pairs, mine)
+        one["checks"] = check_table(pairs, mine, reads)
         everything += pairs
         judged += mine
         reads_all += reads
         owner += [name] * len(pairs)
     result |= _both(everything, [j.supported for j in judged], [j.level for j in judged])
-    result["checks"] = check_table(everything, judged)
+    result["checks"] = check_table(everything, judged, reads_all)
     if len(files) > 1:
         print(f"all {len(everything)} pairs of {len(files)} files")
         print(format_table(result))

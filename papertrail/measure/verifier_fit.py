@@ -21,7 +21,7 @@ from pathlib import Path
 from papertrail.embed.cache import MemoEmbedder
 from papertrail.protocols import Embedder
 from papertrail.verify import calibrated
-from papertrail.verify.checks import NAMES
+from papertrail.verify.checks import CHECKS, NAMES
 from papertrail.verify.judge import CALIBRATED, Judgement, decide, meaning, needs_meaning
 from papertrail.verify.reading import Reading, read
 
@@ -104,20 +104,28 @@ def by_source(
     return [j for j in out if j is not None], fitted
 
 
-def check_table(pairs: Sequence[dict], judged: Sequence[Judgement]) -> dict[str, dict]:
-    """{check: {"caught": n, "dropped": n, "by_source": {src: [caught, dropped]}}}: the
-    pairs each check (or the calibrated scores) decided to reject."""
+def check_table(
+    pairs: Sequence[dict], judged: Sequence[Judgement], reads: Sequence[Read] = ()
+) -> dict[str, dict]:
+    """{check: {"caught": n, "dropped": n, "fired": [on wrong, on good], "by_source":
+    {src: [caught, dropped]}}}: the pairs each check (or the calibrated scores) decided to
+    reject, and, given the readings, how often each check fired at all."""
     table: dict[str, dict] = {}
     for name in (*NAMES, CALIBRATED):
-        table[name] = {"caught": 0, "dropped": 0, "by_source": {}}
+        table[name] = {"caught": 0, "dropped": 0, "fired": [0, 0], "by_source": {}}
     for p, j in zip(pairs, judged, strict=True):
         if j.supported:
             continue
-        row = table.setdefault(j.decided_by, {"caught": 0, "dropped": 0, "by_source": {}})
+        row = table.setdefault(j.decided_by, {"caught": 0, "dropped": 0, "fired": [0, 0],
+                                              "by_source": {}})  # fmt: skip
         what = "dropped" if p["supported"] else "caught"
         row[what] += 1
         per = row["by_source"].setdefault(p.get("source", ""), Counter())
         per[what] += 1
+    for p, r in zip(pairs, reads, strict=False):
+        for check in CHECKS:
+            if check.test(r.reading):
+                table[check.name]["fired"][bool(p["supported"])] += 1
     for row in table.values():
         row["by_source"] = {s: [c["caught"], c["dropped"]] for s, c in row["by_source"].items()}
     return table

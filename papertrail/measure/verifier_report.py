@@ -25,18 +25,21 @@ def format_checks(result: dict) -> str:
     files = list(result.get("files", {}))
     sources = sorted({s for row in table.values() for s in row["by_source"]})
     kinds = {c.name: "hard" if c.hard else "soft" for c in CHECKS}
-    heads = ["all", *(Path(f).name for f in files), *sources]
-    width = max([14, *(len(h) + 1 for h in heads)])
-    out = ["checks: wrong citations caught / good citations dropped (the pairs each decided)"]
-    out.append(f"{'check':<13}{'kind':<6}" + "".join(f"{h:>{width}}" for h in heads))
+    heads = ["fired", "all", *(Path(f).name for f in files), *sources]
+    width = max([9, *(len(h) + 1 for h in heads)])
+    out = [
+        "checks: wrong citations caught / good citations dropped (the pairs each decided; "
+        "'fired': wrong / good pairs on which the check fired at all)"
+    ]
+    out.append(f"{'check':<15}{'kind':<6}" + "".join(f"{h:>{width}}" for h in heads))
     for name, row in table.items():
-        cells = [_cell((row["caught"], row["dropped"]))]
+        cells = [_cell(row.get("fired", (0, 0))), _cell((row["caught"], row["dropped"]))]
         for f in files:
             r = result["files"][f]["checks"].get(name, {"caught": 0, "dropped": 0})
             cells.append(_cell((r["caught"], r["dropped"])))
         cells += [_cell(row["by_source"].get(s, (0, 0))) for s in sources]
         kind = kinds.get(name, "score")
-        out.append(f"{name:<13}{kind:<6}" + "".join(f"{c:>{width}}" for c in cells))
+        out.append(f"{name:<15}{kind:<6}" + "".join(f"{c:>{width}}" for c in cells))
     return "\n".join(out)
 
 

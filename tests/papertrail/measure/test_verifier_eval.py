@@ -121,7 +121,7 @@ def test_run_without_a_check_and_the_per_check_table(tmp_path, capsys):
     table = capsys.readouterr().out
     assert "checks: wrong citations caught / good citations dropped" in table
     row = next(line for line in table.splitlines() if line.startswith("figures"))
-    assert row.split()[1:3] == ["hard", "2/0"]  # the changed figure and the other excerpt
+    assert row.split()[1:4] == ["hard", "2/0", "2/0"]  # the changed figure and the other excerpt
     assert json.loads(out.read_text())["checks"]["figures"]["caught"] == 2
     assert run(path, json_out=out, embedder=HashEmbedder(), without=["figures"]) == 0
     result = json.loads(out.read_text())
