@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from papertrail.protocols import Embedder
 from papertrail.settings import REFUSAL
@@ -36,7 +36,7 @@ from papertrail.verify.claims import (
     strip_copied,
 )
 from papertrail.verify.evidence import locate
-from papertrail.verify.judge import Judgement, decide, meaning, read
+from papertrail.verify.judge import LEVELS, Judgement, decide, meaning, read
 from papertrail.verify.question import on_question
 from papertrail.verify.refusals import opens_with_refusal
 
@@ -80,7 +80,10 @@ def judge_pairs(
     for (c, m), r, s in zip(pairs, readings, sims, strict=True):
         hit = hits[m - 1]
         v = decide(r, s, without)
-        v = on_question(claims[c], question, v, hit.chunk.text, _context(hit))
+        asked = on_question(claims[c], question, v, hit.chunk.text, _context(hit))
+        if asked.supported != v.supported:  # stated, but for something else than asked
+            asked = replace(asked, decided_by="question", level=LEVELS[2])
+        v = asked
         out[(c, m)] = v
     return out
 
