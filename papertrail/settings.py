@@ -135,6 +135,11 @@ class Settings:
     )
     render_zoom: float = _f(2.0, "PAPERTRAIL_RENDER_ZOOM", "Snippet scale (2.0 = 144 dpi).")
     max_image_width: int = _f(1600, "PAPERTRAIL_MAX_IMAGE_WIDTH", "Widest snippet, in pixels.")
+    without: tuple[str, ...] = _f(
+        (),
+        "PAPERTRAIL_WITHOUT",
+        "Answerers or citation checks switched off, by name, comma-separated (for measuring).",
+    )
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> Settings:
@@ -175,6 +180,8 @@ def _parse(f: dataclasses.Field, raw: str):
             raise ValueError(raw)
         if kind is Path:
             return Path(raw).expanduser()
+        if kind is tuple:
+            return tuple(x.strip() for x in raw.split(",") if x.strip())
         value = kind(raw)
     except ValueError:
         raise PaperTrailError(

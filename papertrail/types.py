@@ -219,6 +219,7 @@ class Citation:
     reason: str  # why it was kept or dropped, for people
     scores: tuple[tuple[str, float], ...] = ()  # (name, value) signals behind the verdict
     evidence: Evidence | None = None  # the supporting span of ``chunk``, when one was found
+    level: str = ""  # how sure the checker is: "verified", "partly supported", "not stated"
 
 
 @dataclass(frozen=True)

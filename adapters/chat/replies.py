@@ -224,6 +224,10 @@ def footer(answer: Answer) -> str:
     )
     kept, dropped = len(answer.citations), len(answer.dropped)
     parts = [f"Mode: {mode}", f"{kept} citation{'s' if kept != 1 else ''} verified"]
+    partly = sum(c.level == "partly supported" for c in answer.citations)
+    if partly:  # how sure the checker is, in words: kept, but not beyond doubt
+        sure = kept - partly
+        parts[-1] = f"{sure} citation{'s' if sure != 1 else ''} verified, {partly} partly supported"
     by_checker = sum(c.reason.startswith("cited by the checker") for c in answer.citations)
     if by_checker:
         parts[-1] += f" ({by_checker} added by the checker)"

@@ -130,6 +130,19 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also score two halves of each file's claims (a stable hash of the claim id)",
     )
+    v.add_argument(
+        "--by-source",
+        action="store_true",
+        help="also fit on all sources but one and score the one left out, for each source",
+    )
+    v.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        metavar="CHECK",
+        help="switch a check off by name (repeatable): figures, asks, negation, contrast, "
+        "period, period-length, direction, qualifier, superlative, clauses, answer-name",
+    )
 
     c = sub.add_parser(
         "check",
@@ -248,7 +261,13 @@ def _dispatch(args, settings: Settings, pipeline=None) -> int:
     if cmd == "eval-verifier":
         from papertrail.measure.verifier_eval import run
 
-        return run(args.pairs, json_out=args.json_out, halves=args.halves)
+        return run(
+            args.pairs,
+            json_out=args.json_out,
+            halves=args.halves,
+            without=args.without,
+            by_source=args.by_source,
+        )
     if cmd == "check":
         from papertrail.measure.check import run_check
 

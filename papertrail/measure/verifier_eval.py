@@ -23,8 +23,12 @@ from pathlib import Path
 
 from papertrail.embed.cache import MemoEmbedder
 from papertrail.errors import PaperTrailError
+from papertrail.measure.verifier_fit import by_source as fit_by_source
+from papertrail.measure.verifier_fit import check_table, collect, verdicts
+from papertrail.measure.verifier_report import format_by_source, format_checks
 from papertrail.protocols import Embedder
-from papertrail.verify.judge import judge
+from papertrail.verify.checks import unknown
+from papertrail.verify.judge import Judgement
 
 SEED_MIN_SHARED = 3  # the seed accepted a chunk sharing 3+ words of 5+ letters with the claim
 _ORDER = ["positive", "hard", "number", "random"]
@@ -36,19 +40,9 @@ def seed_supports(claim: str, chunk_text: str) -> bool:
     return len(words & set(chunk_text.lower().split())) >= SEED_MIN_SHARED
 
 
-def _context(pair: dict) -> str:
-    """What a reader sees next to the excerpt: the document's file name, without extension."""
-    return Path(pair.get("doc", "")).stem
-
-
-def _ours(pairs: list[dict], embedder: Embedder | None) -> list[bool]:
+def _ours(pairs: list[dict], embedder: Embedder | None, without: Sequence[str] = ()) -> list[bool]:
     """Our verdicts; the in-memory cache embeds each claim and span once, as the bot does."""
-    if embedder is not None:
-        embedder = MemoEmbedder(embedder, max_chars=10_000)
-    return [
-        judge(p["claim"], p["chunk_text"], embedder=embedder, context=_context(p)).supported
-        for p in pairs
-    ]
+    return [j.supported for j in verdicts(collect(pairs, embedder, without), None, without)]
 
 
 def score(pairs: list[dict], accepted: list[bool]) -> dict:
@@ -110,14 +104,30 @@ def _macro_f1(tp: int, fn: int, tn_: int, fp: int) -> float:
     return round((f1(tp, fn, fp) + f1(tn_, fp, fn)) / 2, 4)
 
 
-def evaluate_pairs(pairs: list[dict], *, embedder: Embedder | None) -> dict:
+def evaluate_pairs(
+    pairs: list[dict], *, embedder: Embedder | None, without: Sequence[str] = ()
+) -> dict:
     """Both verifiers on ``pairs``: {"ours": {...}, "seed": {...}}."""
-    return _both(pairs, _ours(pairs, embedder))
+    return _both(pairs, _ours(pairs, embedder, without))
 
 
-def _both(pairs: list[dict], ours: list[bool]) -> dict:
+def _both(pairs: list[dict], ours: list[bool], levels: list[str] | None = None) -> dict:
     seed = [seed_supports(p["claim"], p["chunk_text"]) for p in pairs]
-    return {"ours": score(pairs, ours), "seed": score(pairs, seed)}
+    out = {"ours": score(pairs, ours), "seed": score(pairs, seed)}
+    if levels is not None:
+        out["ours"]["levels"] = level_rates(pairs, levels)
+    return out
+
+
+def level_rates(pairs: list[dict], levels: list[str]) -> dict:
+    """How sure the checker said it was: the share of wrong citations kept as "verified"
+    (the promise broken), and of good ones kept as "verified" (not only "partly")."""
+    wrong = [lv for p, lv in zip(pairs, levels, strict=True) if not p["supported"]]
+    good = [lv for p, lv in zip(pairs, levels, strict=True) if p["supported"]]
+    return {
+        "wrong_verified": _rate(wrong.count("verified"), len(wrong)),
+        "good_verified": _rate(good.count("verified"), len(good)),
+    }
 
 
 def claim_key(pair: dict) -> str:
@@ -174,6 +184,12 @@ def format_table(result: dict) -> str:
         a = ours[key] if kind is None else ours["per_kind"][kind][key]
         b = seed[key] if kind is None else seed["per_kind"][kind][key]
         out.append(f"{label:34} {_fmt(key, a):>8} {_fmt(key, b):>8}")
+    if "levels" in ours:
+        lv = ours["levels"]
+        out.append(
+            f"  ours, read as 'verified': wrong {lv['wrong_verified']:.1%}, "
+            f"good {lv['good_verified']:.1%} (the rest kept read 'partly supported')"
+        )
     for src, v in ours["per_source"].items():
         out.append(f"  ours on {src}: catch {v['catch']:.1%}, false drop {v['false_drop']:.1%}")
     if ours["errors"]:
@@ -204,23 +220,39 @@ def run(
     *,
     embedder: Embedder | None = None,
     halves: bool = False,
+    without: Sequence[str] = (),
+    by_source: bool = False,
 ) -> int:
-    """``papertrail eval-verifier PAIRS.jsonl [MORE.jsonl ...] [--halves] [--json OUT]``:
-    print a table per file (and for all together), 0 on success."""
+    """``papertrail eval-verifier PAIRS.jsonl [MORE.jsonl ...] [--halves] [--by-source]
+    [--without CHECK ...] [--json OUT]``: print a table per file (and for all together),
+    the per-check table, and with ``--by-source`` the leave-one-source-out figures;
+    0 on success."""
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    bad = unknown(without)
+    if bad is not None:
+        raise bad
+    without = tuple(without)
     files = {str(p): load_pairs(p) for p in paths}
     if embedder is None:
         from papertrail.embed.model import SentenceTransformerEmbedder
 
         embedder = SentenceTransformerEmbedder()
+    embedder = MemoEmbedder(embedder, max_chars=10_000)
     everything: list[dict] = []
-    verdicts: list[bool] = []
-    result: dict = {"files": {}}
+    judged: list[Judgement] = []
+    owner: list[str] = []
+    reads_all = []
+    result: dict = {"files": {}, "without": list(without)}
     for name, pairs in files.items():
-        ours = _ours(pairs, embedder)
-        one = _both(pairs, ours)
+        reads = collect(pairs, embedder, without)
+        mine = verdicts(reads, None, without)
+        ours = [j.supported for j in mine]
+        one = _both(pairs, ours, [j.level for j in mine])
         result["files"][name] = one
-        print(f"{len(pairs)} pairs from {name}")
+        print(
+            f"{len(pairs)} pairs from {name}"
+            + (f" (without {', '.join(without)})" if without else "")
+        )
         print(format_table(one))
         if halves:
             split = {h: [i for i, p in enumerate(pairs) if half(p) == h] for h in "AB"}
@@ -230,12 +262,27 @@ def run(
                 if idx
             }
             print(format_halves(one["halves"]))
+        one["checks"] = check_table(pairs, mine, reads)
         everything += pairs
-        verdicts += ours
-    result |= _both(everything, verdicts)
+        judged += mine
+        reads_all += reads
+        owner += [name] * len(pairs)
+    result |= _both(everything, [j.supported for j in judged], [j.level for j in judged])
+    result["checks"] = check_table(everything, judged, reads_all)
     if len(files) > 1:
         print(f"all {len(everything)} pairs of {len(files)} files")
         print(format_table(result))
+    print(format_checks(result))
+    if by_source:
+        left_out, _ = fit_by_source(everything, reads_all, without)
+        result["by_source"] = {}
+        for name in files:
+            idx = [i for i, o in enumerate(owner) if o == name]
+            sub = [everything[i] for i in idx]
+            result["by_source"][name] = score(sub, [left_out[i].supported for i in idx])
+            result["by_source"][name]["levels"] = level_rates(sub, [left_out[i].level for i in idx])
+        result["by_source_checks"] = check_table(everything, left_out)
+        print(format_by_source(result["by_source"]))
     if json_out:
         Path(json_out).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -182,11 +182,18 @@ class PaperTrail(Indexing):
         # the answerer chose for the question, judged as quotes
         asked = question if draft.mode != "extractive" else ""
         if draft.calculation is not None:  # every operand re-read, the arithmetic redone
+            calc, off = draft.calculation, self.settings.without
             checked = verify_calculation(
-                draft.text, draft.calculation, hits, embedder=self.embedder
+                draft.text, calc, hits, embedder=self.embedder, without=off
             )
         else:
-            checked = verify_answer(draft.text, hits, embedder=self.embedder, question=asked)
+            checked = verify_answer(
+                draft.text,
+                hits,
+                embedder=self.embedder,
+                question=asked,
+                without=self.settings.without,
+            )
         snippets = ()
         if render and checked.citations:
             snippets = tuple(self.render(channel, checked.citations))

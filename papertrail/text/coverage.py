@@ -5,7 +5,9 @@ and the offline answerer's relevance of a sentence to a question
 (``answer/extractive.py``): both read a claim the same way (``parse``: words,
 acronyms, names, figures) and score the share of it found in a text
 (``share``: a content word weighs its rarity, a figure 1 + its significant
-digits). It does not look at meaning (embeddings) or choose spans.
+digits). A word written short ("FY", "Q3", "bps") or a verb of direction
+counts as found when the text spells it out (``abbreviations``). It does
+not look at meaning (embeddings) or choose spans.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from papertrail.text.abbreviations import spelled_out
 from papertrail.text.figures import Figure, claim_figures, excerpt_numbers, figure_in
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import found, is_content, rarity, stem, word_keys
@@ -57,7 +60,7 @@ def parse(claim: str) -> Claim:
 def share(c: Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str]]:
     """(weighted share found, missing words, missing figures); a figure weighs 1 + digits."""
     words = c.words
-    hit = [found(w, keys, acronym=w in c.upper) for w in words]
+    hit = [found(w, keys, acronym=w in c.upper) or spelled_out(w, keys) for w in words]
     for i in range(len(words) - 1):  # compounds written apart: "MGM Resorts" / "MGMRESORTS"
         for n in (2, 3):
             if i + n <= len(words) and stem("".join(words[i : i + n])) in keys:

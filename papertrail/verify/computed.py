@@ -26,14 +26,20 @@ HEAD_CHARS = 300  # of an earlier excerpt of the page: a statement's title, unit
 
 
 def verify_calculation(
-    text: str, calc: Calculation, hits: Sequence[Hit], *, embedder: Embedder | None = None
+    text: str,
+    calc: Calculation,
+    hits: Sequence[Hit],
+    *,
+    embedder: Embedder | None = None,
+    without: Sequence[str] = (),
 ) -> VerifiedText:
     """``text`` (the answer stating ``calc.result``) with a citation per operand row when
-    every operand is stated by its excerpt and the arithmetic holds."""
+    every operand is stated by its excerpt and the arithmetic holds (checks named in
+    ``without`` switched off)."""
     ops = calc.operands
     claims = [o.claim for o in ops]
     pairs = [(i, o.hit) for i, o in enumerate(ops) if 1 <= o.hit <= len(hits)]
-    verdicts = judge_pairs(claims, _headed(hits), pairs, embedder)
+    verdicts = judge_pairs(claims, _headed(hits), pairs, embedder, without=without)
     dropped: list[Citation] = []
     for i, o in enumerate(ops):
         v = verdicts.get((i, o.hit))

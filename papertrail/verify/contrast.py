@@ -12,7 +12,8 @@ something else. ``conflict`` looks for general signs of that, from the text alon
 * **another period** (``periods``): the claim names a year, quarter or half,
   the excerpt (or what a reader sees beside it) names periods of that kind,
   none of them the claim's;
-* a claim that **ranks** ("the largest") against a span that ranks nothing;
+* a claim that **ranks** ("the largest") against a span that ranks nothing
+  (``superlatives``);
 * a span that only **asks** (a question states nothing; ``mentions`` also
   blanks what an excerpt only names: "asked about X", "see Section 4").
 Each returns a short reason, or None; how much of the claim is covered is ``judge``'s.
@@ -28,6 +29,7 @@ from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import STOPWORDS, found, rarity, stem, word_keys
 from papertrail.verify.mentions import only_asks
 from papertrail.verify.periods import period_conflict
+from papertrail.verify.superlatives import _superlative, missing_superlative  # noqa: F401
 
 # --- negation ------------------------------------------------------------------------
 
@@ -54,7 +56,6 @@ _NEG_LIKE = frozenset(
 SCOPE = 4  # words a negator reaches, within its clause
 MIN_RARITY = 1.5  # shared words this rare or rarer are compared ("have", "make" are not)
 NAME_RARITY = 3.5  # a capitalised word this rare is a name, not a heading's common word
-WORD_RARITY = 4.0  # ... and a word this common is an English word (a superlative's root)
 _CLAUSE_END = frozenset("but however while whereas although though yet which who that".split())
 _TOKEN = re.compile(r"w/o|[^\W_]+(?:'[^\W_]+)?|[,;:.()!?\"]")
 
@@ -107,6 +108,7 @@ def read_tokens(text: str) -> tuple[_Tok, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
 def _negates(text: str) -> bool:
     words = [w.lower() for w in _TOKEN.findall(strip_markers(normalize(text)))]
     return any(_is_negator(words, i) for i in range(len(words)))
@@ -218,7 +220,7 @@ def substitution(claim: str, span: str) -> str | None:
         if t.key in span_keys or found(t.word, keys, acronym=t.name):
             continue  # the span says the claim's word, maybe in a compound ("BERTBASE")
         for u in s:
-            listed = u.key in rivals
+            listed = u.key in rivals and not t.name  # a word of a name contrasts nothing
             # another name, one the claim does not use itself ("28.4 BLEU on the WMT ...")
             named = t.name and u.name and rarity(u.word) >= NAME_RARITY and u.key not in claim_keys
             rival = listed or named
@@ -239,48 +241,6 @@ def substitution(claim: str, span: str) -> str | None:
                 ):
                     return f"the excerpt says {u.word!r} beside {n.word!r}, not {t.word!r}"
     return None
-
-
-# --- superlatives ---------------------------------------------------------------------
-
-# "The best", "the largest": a claim that ranks needs a span that ranks too, in some words.
-_SUPERLATIVE = re.compile(r"^(?:best|worst)$|^[a-z]{3,}est$")
-_NOT_SUPERLATIVE = frozenset(
-    "interest latest honest modest forest harvest suggest request invest digest protest "
-    "contest test manifest guest quest arrest rest west nest chest pest crest behest midwest "
-    "southwest northwest attest detest divest ingest conquest inquest bequest pretest retest "
-    "backtest priest everest".split()
-)
-_OUTDOES = re.compile(
-    r"\b(?:outperform\w*|surpass\w*|state[- ]of[- ]the[- ]art|than (?:any|all|every)|"
-    r"number one|exceed\w*|beat\w*|rank\w* first|first place|record|top|leading|most|least)\b"
-    r"|#1\b",
-    re.I,
-)
-
-
-def _superlative(word: str) -> bool:
-    """ "best", or an adjective's -est form: "largest", "biggest", "earliest"."""
-    if word in ("best", "worst"):
-        return True
-    if not _SUPERLATIVE.match(word) or word in _NOT_SUPERLATIVE:
-        return False
-    root = word[:-3]
-    bases = (root, root + "e", root[:-1] if root[-1:] == root[-2:-1] else "", root[:-1] + "y")
-    return any(b and rarity(b) <= WORD_RARITY for b in bases)
-
-
-def missing_superlative(claim: str, span: str, excerpt: str = "") -> str | None:
-    """The claim ranks ("the largest", "the best") and the span ranks nothing (nor does
-    the excerpt hold the claim's own superlative)."""
-    sup = [w for w in (t.lower() for t in _TOKEN.findall(normalize(claim))) if _superlative(w)]
-    whole = {t.lower() for t in _TOKEN.findall(normalize(excerpt))}
-    if not sup or set(sup) <= whole:
-        return None
-    said = {w.lower() for w in _TOKEN.findall(normalize(span))}
-    if any(_superlative(w) for w in said) or _OUTDOES.search(normalize(span)):
-        return None
-    return f"the excerpt does not say {sup[0]!r}"
 
 
 def conflict(claim: str, span: str, excerpt: str, context: str = "") -> str | None:

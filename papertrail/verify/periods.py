@@ -54,3 +54,33 @@ def period_conflict(claim: str, excerpt: str, context: str = "") -> str | None:
             said = ", ".join(str(x) for x in sorted(have)[:3])
             return f"the excerpt is about {kind} {said}, not {', '.join(map(str, sorted(want)))}"
     return None
+
+
+# What length of period a text speaks of, in words: a quarter, a half or nine months, a year.
+_KINDS = {
+    "quarter": re.compile(
+        r"\b(?:q[1-4]|[1-4]q|quarter(?:ly)?|three[- ]months?|qoq|sequential(?:ly)?)\b", re.I
+    ),
+    "half": re.compile(
+        r"\b(?:h[12]|half|six[- ]months?|nine[- ]months?|year[- ]to[- ]date)\b", re.I
+    ),
+    "year": re.compile(
+        r"\b(?:full[- ]year|fiscal[- ]year|annual(?:ly)?|twelve[- ]months?|fy\s?'?\d\d(?:\d\d)?|"
+        r"year[- ]ended)\b",
+        re.I,
+    ),
+}
+
+
+def kinds(text: str) -> frozenset[str]:
+    """The lengths of period ``text`` speaks of: "quarter", "half", "year"."""
+    text = normalize(text)
+    return frozenset(k for k, rx in _KINDS.items() if rx.search(text))
+
+
+def kind_conflict(claim: str, span: str) -> str | None:
+    """The claim speaks of a quarter (a half, a year) and the span only of another length."""
+    mine, theirs = kinds(claim), kinds(span)
+    if mine and theirs and not (mine & theirs):
+        return f"the excerpt speaks of a {'/'.join(sorted(theirs))}, not a {'/'.join(sorted(mine))}"
+    return None

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from papertrail.protocols import Embedder
 from papertrail.settings import REFUSAL
@@ -36,7 +36,7 @@ from papertrail.verify.claims import (
     strip_copied,
 )
 from papertrail.verify.evidence import locate
-from papertrail.verify.judge import Judgement, decide, meaning, read
+from papertrail.verify.judge import LEVELS, Judgement, decide, meaning, read
 from papertrail.verify.question import on_question
 from papertrail.verify.refusals import opens_with_refusal
 
@@ -67,24 +67,29 @@ def judge_pairs(
     pairs: Sequence[tuple[int, int]],
     embedder: Embedder | None,
     question: str = "",
+    without: Sequence[str] = (),
 ) -> dict[tuple[int, int], Judgement]:
-    """Verdicts for (claim index, 1-based hit) pairs; one embedding call at most."""
+    """Verdicts for (claim index, 1-based hit) pairs; one embedding call at most. Checks
+    named in ``without`` are switched off."""
     readings = [read(claims[c], hits[m - 1].chunk.text, _context(hits[m - 1])) for c, m in pairs]
     if embedder is None:
         sims = [None] * len(pairs)
     else:
-        sims = meaning(embedder, [claims[c] for c, _ in pairs], readings)
+        sims = meaning(embedder, [claims[c] for c, _ in pairs], readings, without)
     out = {}
     for (c, m), r, s in zip(pairs, readings, sims, strict=True):
         hit = hits[m - 1]
-        v = on_question(claims[c], question, decide(r, s), hit.chunk.text, _context(hit))
+        v = decide(r, s, without)
+        asked = on_question(claims[c], question, v, hit.chunk.text, _context(hit))
+        if asked.supported != v.supported:  # stated, but for something else than asked
+            asked = replace(asked, decided_by="question", level=LEVELS[2])
+        v = asked
         out[(c, m)] = v
     return out
 
 
 def _strength(j: Judgement) -> float:
-    scores = dict(j.scores)
-    return scores.get("coverage", 0.0) + scores.get("similarity", 0.0)
+    return j.confidence
 
 
 def cite(n: int, target: int, sentence: str, hits: Sequence[Hit], v: Judgement, reason: str):
@@ -94,7 +99,7 @@ def cite(n: int, target: int, sentence: str, hits: Sequence[Hit], v: Judgement, 
     if v.span is not None:
         weigh = lambda t: coverage(sentence, t)[0]  # noqa: E731
         evidence = locate(chunk, v.span, weigh)
-    return Citation(n, target, sentence, chunk, True, reason, v.scores, evidence)
+    return Citation(n, target, sentence, chunk, True, reason, v.scores, evidence, v.level)
 
 
 def _best(verdicts: dict[tuple[int, int], Judgement]) -> dict[int, tuple[int, Judgement]]:
@@ -120,6 +125,7 @@ def verify_answer(
     embedder: Embedder | None = None,
     refusal: str = REFUSAL,
     question: str = "",
+    without: Sequence[str] = (),
 ) -> VerifiedText:
     """Judge every (claim, cited excerpt) pair of ``text``; keep, move or drop each citation,
     then cite every uncited sentence that an excerpt states (the checker's citations).
@@ -137,7 +143,7 @@ def verify_answer(
             i = max([k for k, (x, _) in enumerate(bounds) if x <= c.at] or [0])
         copied_in.setdefault(i, []).append(c)
     pairs = sorted({(g.claim, m) for g in groups for m in g.markers})
-    verdicts = judge_pairs(claims, hits, pairs, embedder, question)
+    verdicts = judge_pairs(claims, hits, pairs, embedder, question, without)
     failing = {c for (c, _), v in verdicts.items() if not v.supported}
     marked = {g.sentence for g in groups}
     unmarked = [
@@ -150,7 +156,7 @@ def verify_answer(
     everywhere = range(1, len(hits) + 1)
     others = [(c, j) for c in sorted(failing) for j in everywhere if (c, j) not in verdicts]
     others += [(i, j) for i in unmarked for j in everywhere]  # sentence i is claim i
-    alternatives = judge_pairs(claims, hits, others, embedder, question)
+    alternatives = judge_pairs(claims, hits, others, embedder, question, without)
     best = _best(alternatives)
 
     numbers: dict[int, int] = {}
@@ -192,7 +198,9 @@ def verify_answer(
                 reason, v = f"moved from [{m}], which {_why_not(v.reason)}: {v2.reason}", v2
             else:
                 chunk = hits[m - 1].chunk
-                dropped.append(Citation(0, m, sentence, chunk, False, v.reason, v.scores))
+                dropped.append(
+                    Citation(0, m, sentence, chunk, False, v.reason, v.scores, None, v.level)
+                )
                 continue
             n = show(target, sentence, v, reason)
             supported.add(g.claim)

@@ -111,3 +111,33 @@ def test_run_scores_several_files_with_halves(tmp_path, capsys):
     assert result["ours"]["per_kind"]["hard"] == {"n": 1, "catch": 1.0}
     halves = result["files"][str(first)]["halves"]
     assert sum(h["ours"]["n"] for h in halves.values()) == 2
+
+
+def test_run_without_a_check_and_the_per_check_table(tmp_path, capsys):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("\n".join(json.dumps(p) for p in PAIRS) + "\n", encoding="utf-8")
+    out = tmp_path / "scores.json"
+    assert run(path, json_out=out, embedder=HashEmbedder()) == 0
+    table = capsys.readouterr().out
+    assert "checks: wrong citations caught / good citations dropped" in table
+    row = next(line for line in table.splitlines() if line.startswith("figures"))
+    assert row.split()[1:4] == ["hard", "2/0", "2/0"]  # the changed figure and the other excerpt
+    assert json.loads(out.read_text())["checks"]["figures"]["caught"] == 2
+    assert run(path, json_out=out, embedder=HashEmbedder(), without=["figures"]) == 0
+    result = json.loads(out.read_text())
+    assert result["without"] == ["figures"] and result["checks"]["figures"]["caught"] == 0
+    with pytest.raises(PaperTrailError, match="No check named"):
+        run(path, embedder=HashEmbedder(), without=["nonsense"])
+
+
+def test_by_source_fits_without_each_source_and_names_the_worst(tmp_path, capsys):
+    pairs = [dict(p, source=s, id=f"{s}/{p['id']}") for s in ("paper", "report") for p in PAIRS]
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("\n".join(json.dumps(p) for p in pairs) + "\n", encoding="utf-8")
+    out = tmp_path / "scores.json"
+    assert run(path, json_out=out, embedder=HashEmbedder(), by_source=True) == 0
+    printed = capsys.readouterr().out
+    assert "left out paper:" in printed and "left out report:" in printed
+    assert "worst source:" in printed
+    scored = json.loads(out.read_text())["by_source"][str(path)]
+    assert set(scored["per_source"]) == {"paper", "report"}

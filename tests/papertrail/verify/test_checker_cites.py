@@ -8,7 +8,7 @@ excerpts state for something other than what was asked.
 import pytest
 
 from papertrail.types import Chunk, Hit
-from papertrail.verify.verify import COPIED, MISSING, verify_answer
+from papertrail.verify.verify import COPIED, MISSING, judge_pairs, verify_answer
 from tests.fakes import HashEmbedder
 
 HEADS = (
@@ -171,3 +171,11 @@ def test_instructions_in_a_question_and_names_the_excerpt_never_uses_do_not_veto
     answer = "Total assets in 2021 were $59,268 million."
     out = verify_answer(answer, hits(sheet), embedder=embedder, question=question)
     assert len(out.citations) == 1 and out.unsupported == ()
+
+
+def test_a_figure_for_something_else_than_asked_is_named_as_decided_by_the_question():
+    question = "What score did the Transformer reach on English constituency parsing?"
+    verdicts = judge_pairs(["28.4"], hits(RESULTS, PARSING), [(0, 1)], None, question)
+    assert judge_pairs(["28.4"], hits(RESULTS, PARSING), [(0, 1)], None)[(0, 1)].supported
+    v = verdicts[(0, 1)]  # stated by the excerpt, but for another task than asked
+    assert not v.supported and v.decided_by == "question" and v.level == "not stated"

@@ -19,9 +19,10 @@ def test_judge_standalone_reasons():
     assert ok.supported
     changed = judge("The encoder is composed of a stack of 12 identical layers.", ENCODER)
     assert not changed.supported and changed.reason == "figure 12 not in excerpt"
+    assert changed.decided_by == "figures" and changed.level == "not stated"
     off = judge("Adam was used with a warmup of the learning rate.", ENCODER)
-    assert not off.supported and off.reason.startswith("too little of the sentence")
-    assert dict(off.scores)["coverage"] < 0.35
+    assert not off.supported and off.reason.startswith("the excerpt does not state all")
+    assert off.decided_by == "calibrated" and dict(off.scores)["coverage"] < 0.35
 
 
 def test_document_name_counts_as_context():
@@ -31,10 +32,10 @@ def test_document_name_counts_as_context():
     assert dict(judge(claim, excerpt, context="PEPSICO_2022_10K").scores)["coverage"] == 1.0
 
 
-def test_judge_calls_the_embedding_model_only_when_it_can_change_the_verdict():
+def test_judge_calls_the_embedding_model_only_when_no_hard_check_decided():
     emb = HashEmbedder()
-    stated = judge("The encoder is composed of a stack of identical layers.", ENCODER, embedder=emb)
-    assert stated.supported and emb.calls == 0  # the words alone state it
+    changed = judge("The encoder is a stack of 12 identical layers.", ENCODER, embedder=emb)
+    assert not changed.supported and emb.calls == 0  # the figure vetoed it
     loose = judge(
         "Each layer combines self-attention with a feed-forward part.", ENCODER, embedder=emb
     )
