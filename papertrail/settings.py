@@ -128,6 +128,11 @@ class Settings:
     )
     render_zoom: float = _f(2.0, "PAPERTRAIL_RENDER_ZOOM", "Snippet scale (2.0 = 144 dpi).")
     max_image_width: int = _f(1600, "PAPERTRAIL_MAX_IMAGE_WIDTH", "Widest snippet, in pixels.")
+    without: tuple[str, ...] = _f(
+        (),
+        "PAPERTRAIL_WITHOUT",
+        "Answerers and checks switched off, comma-separated names (to measure each one alone).",
+    )
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> Settings:
@@ -168,6 +173,8 @@ def _parse(f: dataclasses.Field, raw: str):
             raise ValueError(raw)
         if kind is Path:
             return Path(raw).expanduser()
+        if kind is tuple:  # comma-separated names
+            return tuple(n.strip() for n in raw.split(",") if n.strip())
         value = kind(raw)
     except ValueError:
         raise PaperTrailError(

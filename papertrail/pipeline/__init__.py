@@ -31,9 +31,11 @@ from papertrail.settings import Settings
 from papertrail.store.blobs import Blobs, ChromaBlobs
 from papertrail.store.chroma import open_store
 from papertrail.store.pdf_files import PdfFiles
+from papertrail.text.ask import read
 from papertrail.text.identity import most_named, named_in
-from papertrail.types import Answer, Citation, Document, Hit, Snippet
+from papertrail.types import Answer, Ask, Citation, Document, Hit, Snippet
 from papertrail.verify.computed import verify_calculation
+from papertrail.verify.question import closest_if_off_question
 from papertrail.verify.verify import verify_answer
 
 __all__ = ["IngestResult", "PaperTrail", "Progress"]
@@ -63,7 +65,8 @@ class PaperTrail(Indexing):
         self.settings = settings
         self.embedder = embedder
         self.store = store
-        self.calculator = ExtractiveGenerator(embedder, domains=domains)  # worked-out figures
+        # worked-out figures; the offline rules ``settings.without`` names are left out
+        self.calculator = ExtractiveGenerator(embedder, domains=domains, without=settings.without)
         self.generator = generator or self.calculator
         self.ocr = ocr
         self.retriever = Retriever(store, embedder, domains=domains)  # ``domains``: their rules
@@ -85,7 +88,7 @@ class PaperTrail(Indexing):
         from papertrail.embed.model import get_embedder
 
         embedder = MemoEmbedder(get_embedder(settings))
-        extractive = ExtractiveGenerator(embedder, domains=KNOWN)
+        extractive = ExtractiveGenerator(embedder, domains=KNOWN, without=settings.without)
         ocr = None
         if settings.ocr:
             try:
@@ -161,6 +164,7 @@ class PaperTrail(Indexing):
                 raise PaperTrailError(
                     "That document is not indexed in this channel.", code="unknown_document"
                 )
+        ask = read(question, self.domains)  # the one reading of the question's text
         hits = self.retriever.search(
             channel,
             question,
@@ -172,21 +176,22 @@ class PaperTrail(Indexing):
         # a figure a domain works out from statement rows is answered, and checked, in
         # code whatever the generator: its rows join the hits only then
         asked = [d for d in docs.values() if doc_ids is None or d.doc_id in doc_ids]
-        rows = self._rows_for(channel, question, hits, asked)
-        worked = self.calculator.figure(question, rows) if rows is not None else None
-        if worked is not None and worked.calculation is not None:
+        rows = self._rows_for(channel, ask, hits, asked)
+        worked = self.calculator.figure(ask, rows) if rows is not None else None
+        if worked is not None:
             hits, draft = rows, worked
         else:
-            draft = self.generator.generate(question, hits)
-        # a model's figure must be stated for what was asked; offline answers are quotes
-        # the answerer chose for the question, judged as quotes
-        asked = question if draft.mode != "extractive" else ""
+            draft = self.generator.generate(ask, hits)
         if draft.calculation is not None:  # every operand re-read, the arithmetic redone
             checked = verify_calculation(
                 draft.text, draft.calculation, hits, embedder=self.embedder
             )
-        else:
-            checked = verify_answer(draft.text, hits, embedder=self.embedder, question=asked)
+        else:  # every answer, a model's or a quote, must state what was asked
+            checked = verify_answer(draft.text, hits, embedder=self.embedder, question=ask)
+        notes = draft.notes
+        if draft.mode == "extractive" and not checked.refusal and draft.calculation is None:
+            checked, closest = closest_if_off_question(ask, checked)  # a quote that may not answer
+            notes += closest
         snippets = ()
         if render and checked.citations:
             snippets = tuple(self.render(channel, checked.citations))
@@ -200,13 +205,14 @@ class PaperTrail(Indexing):
             mode=draft.mode,
             hits=tuple(hits),
             snippets=snippets,
-            notes=draft.notes,
+            notes=notes,
             unsupported=checked.unsupported,
             calculation=draft.calculation,
+            by=draft.by if checked.citations or draft.calculation else "",
         )
 
     def _rows_for(
-        self, channel: str, question: str, hits: list[Hit], documents: list[Document]
+        self, channel: str, ask: Ask, hits: list[Hit], documents: list[Document]
     ) -> list[Hit] | None:
         """The excerpts to work out a figure from, when a domain reads ``question`` to ask
         for one (else None): the ranked ones of the document the question names, then the
@@ -216,7 +222,8 @@ class PaperTrail(Indexing):
         domains of the channel's documents are asked.
         """
         names = {d.identity.domain for d in documents if d.identity}
-        metrics = [m for d in self.domains if d.name in names and (m := d.metric(question))]
+        metrics = [m for d in self.domains if d.name in names and (m := d.metric(ask))]
+        question = ask.text
         if not hits or not metrics:
             return None  # no figure to work out
         # the document the question names (else the best-ranked one): a channel of

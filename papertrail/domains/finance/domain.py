@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from papertrail.domains.finance import metrics, terms
-from papertrail.types import Chunk, Metric
+from papertrail.types import Ask, Chunk, Metric
 
 TITLE_CHARS = 600  # a cover page says what the document is within its first lines
 
@@ -95,6 +95,7 @@ class Finance:
     """The finance domain (see the module docstring)."""
 
     name = "finance"
+    amounts = frozenset("revenue revenues income sales cash earnings ebitda eps".split())
 
     def recognise(self, opening: str) -> dict[str, object] | None:
         head = opening[:TITLE_CHARS]
@@ -134,5 +135,5 @@ class Finance:
     def section_rows(self, chunks: Sequence[Chunk]) -> dict[str, list[int]]:
         return terms.statement_rows(chunks)
 
-    def metric(self, question: str) -> Metric | None:
-        return metrics.metric(question)
+    def metric(self, ask: Ask) -> Metric | None:
+        return metrics.metric(ask.text, defined=ask.defined)
