@@ -186,6 +186,8 @@ def footer(answer: Answer) -> str:
     )
     kept, dropped = len(answer.citations), len(answer.dropped)
     parts = [f"Mode: {mode}", f"{kept} citation{'s' if kept != 1 else ''} verified"]
+    if answer.by:  # the offline rule that answered: "quote", "table figure", "acronym"
+        parts.insert(1, f"answered by: {answer.by}")
     by_checker = sum(c.reason.startswith("cited by the checker") for c in answer.citations)
     if by_checker:
         parts[-1] += f" ({by_checker} added by the checker)"
