@@ -63,6 +63,7 @@ EXPLAIN = re.compile(
     re.I,
 )
 _CHOICE = re.compile(r"\bor\b|\bcompare|\bversus\b|\bvs\.?\b|\bdifference\b", re.I)
+_COMPARE = re.compile(r"\bcompare|\bversus\b|\bvs\.?\b|\bdifference\b", re.I)
 _WHAT = re.compile(r"^(?:what|which|tell me|give|show)\b", re.I)
 # A code: capitals and digits with at least one of each ("AR01", "E-12"), not a period
 # ("FY2017", "Q3") nor a form number ("10-K")
@@ -167,7 +168,7 @@ def _kind(body: str, *, one: bool, figures: bool, explains: bool) -> str:
         return "yes-no"
     if explains:
         return "explain"
-    if _CHOICE.search(body) and not _WHAT.match(body) or re.search(r"\bcompare", body, re.I):
+    if _COMPARE.search(body) or (re.match(r"(?:which|who)\b", body, re.I) and " or " in body):
         return "comparison"
     if not one:
         return "list"
