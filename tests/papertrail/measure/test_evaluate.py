@@ -229,9 +229,7 @@ def test_each_rule_is_counted_and_without_switches_one_off(tmp_path, monkeypatch
     # the same set with the quoting rule switched off: nothing answers, and it says so
     embedder = HashEmbedder()
     settings = Settings(data_dir=tmp_path / "idx2", without=("quote",))
-    off = PaperTrail(
-        settings, embedder=embedder, store=ChromaStore.ephemeral(model=embedder.name)
-    )
+    off = PaperTrail(settings, embedder=embedder, store=ChromaStore.ephemeral(model=embedder.name))
     run_eval(args(data, out, mode="extractive"), settings, pipeline=off)
     without = capsys.readouterr().out
     assert {i["by"] for i in json.loads(out.read_text())["items"]} == {""}
