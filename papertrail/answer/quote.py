@@ -18,7 +18,6 @@ quote states what was asked is the verifier's question (``verify.question``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -30,6 +29,7 @@ from papertrail.answer.tables import asks_computed
 from papertrail.protocols import Embedder
 from papertrail.text.coverage import coverage
 from papertrail.text.figures import states_amount
+from papertrail.text.periods import named
 from papertrail.text.words import content_words, rarity, stem
 from papertrail.types import Ask, Draft, Hit
 
@@ -44,7 +44,6 @@ FOCUS_SIM = 0.6  # cosine at which a sentence answers the question without its f
 SHORTLIST = 12  # sentences per question scored with the embedding model
 OPENS_PENALTY = 0.05  # an excerpt's first sentence may have begun in the excerpt before
 
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")  # a year a sentence names
 
 
 @dataclass(frozen=True)
@@ -97,7 +96,7 @@ class Quote:
         asked = ask.amount or years or asks_computed(ask)
         needs_amount = wants_figures and bool(asked)
         for k, (_, s) in enumerate(pool):
-            said = set(_YEAR.findall(s))
+            said = {str(y) for y in named(s).get("year", ())}
             if (needs_amount and not states_amount(s)) or (years and said and not said & years):
                 blocked.add(k)
         bonus = [

@@ -223,7 +223,6 @@ class PaperTrail(Indexing):
         """
         names = {d.identity.domain for d in documents if d.identity}
         metrics = [m for d in self.domains if d.name in names and (m := d.metric(ask))]
-        question = ask.text
         if not hits or not metrics:
             return None  # no figure to work out
         # the document the question names (else the best-ranked one): a channel of
@@ -232,12 +231,12 @@ class PaperTrail(Indexing):
         found_in = dict.fromkeys(h.chunk.doc_id for h in hits)
         # one the search missed counts only when the question names it plainly
         named = [
-            d for d in documents if d.doc_id not in found_in and named_in(question, d.identity) >= 1
+            d for d in documents if d.doc_id not in found_in and named_in(ask, d.identity) >= 1
         ]
         ranked = [(i, _identity(docs, i)) for i in found_in] + [
             (d.doc_id, d.identity) for d in named
         ]
-        doc_id = most_named(question, ranked)
+        doc_id = most_named(ask, ranked)
         hits = [h for h in hits if h.chunk.doc_id == doc_id]
         seen = {(h.chunk.doc_id, h.chunk.index) for h in hits}
         # the rest of each page the search found in that document (a table's headings
