@@ -72,3 +72,25 @@ def test_a_figure_stated_for_something_else_is_the_closest_passage(tmp_path):
     answer = pt.ask("c", "How many encoder layers does the big model use?")
     assert answer.citations == () and answer.refusal
     assert all(n.startswith(("Closest passage", MAY_NOT_ANSWER)) for n in answer.notes)
+
+
+RESULTS = (
+    "6.1 Machine Translation. On the WMT 2014 English-to-German translation task, the big "
+    "transformer model outperforms the best previously reported models by more than 2.0 BLEU, "
+    "establishing a new state-of-the-art BLEU score of 28.4. Training took 3.5 days on 8 P100 "
+    "GPUs. On the WMT 2014 English-to-French translation task, our big model achieves a BLEU "
+    "score of 41.0, outperforming all of the previously published single models."
+)
+
+
+def test_the_follow_up_on_the_other_language_pair_gets_its_own_figure(tmp_path):
+    from papertrail.answer.followup import standalone
+
+    pt = make(tmp_path)
+    pt.ingest("c", "paper.pdf", pdfs.simple_pdf([INTRO, RESULTS]))
+    first = "What BLEU did the big model get on English-to-German?"
+    assert "28.4" in pt.ask("c", first).text
+    followup = standalone([first], "And on English-to-French?")
+    assert followup == "What BLEU did the big model get on English-to-French?"
+    answer = pt.ask("c", followup)
+    assert "41.0" in answer.text and "28.4" not in answer.text and answer.citations
