@@ -12,6 +12,7 @@ seam's.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import date
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -120,6 +121,10 @@ class Domain(Protocol):
     def recognise(self, opening: str) -> dict[str, object] | None:
         """Identity fields (``kind``, ``title``, ``issuer``, ``aliases``) when ``opening``
         is the start of a document of this domain, else None."""
+        ...
+
+    def fiscal_year(self, end: date) -> int:
+        """The year a fiscal year ending on ``end`` is named for (its calendar's rule)."""
         ...
 
     def clean(self, question: str) -> str:

@@ -67,14 +67,16 @@ def identify(name: str, chunks: Sequence[Chunk], domains: Sequence[Domain] = ())
     """The identity of the document ``name`` made of ``chunks`` (in order)."""
     text = opening(chunks)
     found: dict[str, object] = {"title": title(text)}
+    named_for = None  # how the domain that recognises it names a fiscal year
     for domain in domains:
         extra = domain.recognise(text)
         if extra is not None:
             found |= {k: v for k, v in extra.items() if v} | {"domain": domain.name}
+            named_for = domain.fiscal_year
             break
     pages = sorted({c.page for c in chunks})[:BODY_PAGES]
     body = " ".join(c.text for c in chunks if c.page in pages)
-    c = periods.covered(name, text, body)
+    c = periods.covered(name, text, body, named_for)
     return Identity(
         title=str(found.get("title", "")),
         issuer=str(found.get("issuer", "")),

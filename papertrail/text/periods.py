@@ -22,17 +22,16 @@ languages other than English.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
+Named = Callable[[date], int]  # the end of a fiscal year -> the year it is named for
 _YEAR = r"(?:19|20)\d\d"
-_MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
+_MONTHS = "january february march april may june july august september october november december"
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE = rf"({_MONTH})\s+(\d{{1,2}}),?\s+({_YEAR})"
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3,
-            "4th": 4}  # fmt: skip
+_ORDINAL = dict(first=1, second=2, third=3, fourth=4) | {"1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _ORD = r"(first|second|third|fourth|1st|2nd|3rd|4th)"
 _FY = r"(?:fy\s?'?|fiscal\s+(?:year\s+)?)"
 _Y = r"((?:19|20)?\d\d)"  # a year, maybe short ("FY23")
@@ -108,7 +107,7 @@ def _quarter(raw: str) -> int:
 
 
 def _iso(month: str, day: str, year: str) -> str:
-    m = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(month[:3].casefold()))
+    m = next(i for i, n in enumerate(_MONTHS.split(), 1) if n.startswith(month[:3].casefold()))
     try:
         return date(int(year), m, int(day)).isoformat()
     except ValueError:
@@ -153,9 +152,11 @@ def fiscal_quarter(body: str) -> Period:
     return max(seen, key=lambda p: (seen[p], p.year or 0)) if seen else Period()
 
 
-def covered(name: str, opening: str, body: str = "") -> Covered:
+def covered(name: str, opening: str, body: str = "", named_for: Named | None = None) -> Covered:
     """The period a document covers, from its opening text (and, for a quarterly report
-    whose cover gives only an end date, its ``body``); the file name is a fallback."""
+    whose cover gives only an end date, its ``body``); the file name is a fallback. A
+    fiscal year is named for the year it ends in, or as ``named_for(end)`` says (a
+    domain's calendar, ``Domain.fiscal_year``)."""
     fiscal = label(opening)
     calendar, end = Period(), ""
     m = _ENDED.search(opening[:COVER_CHARS])
@@ -168,9 +169,8 @@ def covered(name: str, opening: str, body: str = "") -> Covered:
                 calendar = Period(d.year if d.month >= 7 else d.year - 1)
             else:
                 calendar = Period(d.year, (d.month - 1) // 3 + 1)
-            if fiscal.year is None and annual:  # the usual name of a fiscal year: the year it
-                # ends in, or the one before for a 52/53-week year ending in early January
-                fiscal = Period(d.year - 1 if (d.month, d.day) <= (1, 7) else d.year)
+            if fiscal.year is None and annual:  # the name of a fiscal year, by its end
+                fiscal = Period(named_for(d) if named_for else d.year)
     if not end:  # the document's own date (a call, a release, a current report)
         first = _ANY_DATE.search(opening)
         end = _iso(first.group(1), first.group(2), first.group(3)) if first else ""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 
 from papertrail.domains.finance import metrics, terms
 from papertrail.types import Ask, Chunk, Metric
@@ -122,6 +123,11 @@ class Finance:
             if kind.endswith(")"):  # a form: its title is the issuer and the form
                 out["title"] = f"{issuer}, {kind}"
         return out
+
+    def fiscal_year(self, end: date) -> int:
+        # the year it ends in, or the one before for a 52/53-week year ending in early
+        # January (a retailer's year ending on January 1, 2023 is its fiscal 2022)
+        return end.year - 1 if (end.month, end.day) <= (1, 7) else end.year
 
     def clean(self, question: str) -> str:
         return terms.strip_instructions(question)
