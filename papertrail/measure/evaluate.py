@@ -43,7 +43,7 @@ class Item:
     evidence_pages: tuple[int, ...]
     answerable: bool
     gold_docs: tuple[str, ...]  # file names holding the answer (folder docs)
-    source: str = ""  # where the question comes from, for the per-source tables
+    source: str = ""  # where it comes from and the kind of document, for per-source tables
 
 
 def load_items(path: Path) -> list[Item]:
@@ -54,7 +54,8 @@ def load_items(path: Path) -> list[Item]:
         try:
             raw = json.loads(line)
             doc = (path.parent / raw["doc"]).resolve()
-            gold = raw.get("meta", {}).get("gold_docs") or ([doc.name] if doc.is_file() else [])
+            meta = raw.get("meta") or {}
+            gold = meta.get("gold_docs") or ([doc.name] if doc.is_file() else [])
             items.append(
                 Item(
                     id=str(raw["id"]),
@@ -64,7 +65,7 @@ def load_items(path: Path) -> list[Item]:
                     evidence_pages=tuple(raw.get("evidence_pages") or ()),
                     answerable=bool(raw.get("answerable", True)),
                     gold_docs=tuple(Path(g).name for g in gold),
-                    source=str(raw.get("source", "")),
+                    source="/".join(filter(None, (raw.get("source"), meta.get("doc_type")))),
                 )
             )
         except (KeyError, ValueError, TypeError) as e:
@@ -272,14 +273,13 @@ def _run_key(args, path: Path, settings: Settings) -> str:
 
 
 def _load_progress(path: Path) -> dict[str, dict]:
-    done = {}
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                rec = json.loads(line)
-            except ValueError:  # a line cut short by a crash: redo that item
-                continue
-            done[rec["id"]] = rec
+    done: dict[str, dict] = {}
+    for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else ():
+        try:
+            rec = json.loads(line)
+        except ValueError:  # a line cut short by a crash: redo that item
+            continue
+        done[rec["id"]] = rec
     return done
 
 
