@@ -12,7 +12,8 @@ alone are judged by meaning already). It only uses the judge's public
 ``closest_if_off_question`` asks the same of a quote (the offline answers):
 the cited excerpt's sentence, with the one before it and its heading, must
 hold what the question asks about (``ON_QUESTION`` of the words of a part of
-it), a figure when it asks for a quantity, and the year it names. An answer
+it), a figure when it asks for a quantity, and the year it names; a quote never
+answers yes or no. An answer
 none of whose citations does is no answer: it becomes the refusal, its quotes
 shown as the closest passages, which may not answer. The question is the
 ``Ask`` read once (``text.ask``); nothing here reads its text again.
@@ -96,6 +97,8 @@ def off_question(ask: Ask, c: Citation) -> str | None:
     quantity is asked, and a year the question names."""
     if c.chunk is None:
         return "it cites no excerpt"
+    if ask.kind == "yes-no":  # a quote shows the evidence; it cannot say yes or no
+        return "a quoted sentence does not say yes or no"
     text = c.chunk.text
     said = c.evidence.text if c.evidence else c.sentence
     at = text.find(said)

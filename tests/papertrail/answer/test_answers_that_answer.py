@@ -94,3 +94,11 @@ def test_the_follow_up_on_the_other_language_pair_gets_its_own_figure(tmp_path):
     assert followup == "What BLEU did the big model get on English-to-French?"
     answer = pt.ask("c", followup)
     assert "41.0" in answer.text and "28.4" not in answer.text and answer.citations
+
+
+def test_a_yes_or_no_question_gets_the_quote_as_a_closest_passage(tmp_path):
+    pt = make(tmp_path)
+    pt.ingest("c", "paper.pdf", pdfs.simple_pdf([INTRO, TRAINING]))
+    answer = pt.ask("c", "Was the Adam optimizer used for training?")
+    assert answer.citations == () and answer.refusal
+    assert any(n.startswith(MAY_NOT_ANSWER) and "Adam" in n for n in answer.notes)
