@@ -37,6 +37,7 @@ class Ask:
     tail: bool = False  # where/when/who/which/what: its answer may follow its words restated
     name: bool = False  # which/who asking for one name, not a measure ("which method")
     plain: str = ""  # ``body`` without a domain's answer-format instructions
+    asking: str = ""  # its sentences that ask ("... ?"), without "Return me an integer."
     defined: str = ""  # a metric it defines itself: "X is defined as: A / B" -> "A / B"
 
     @property

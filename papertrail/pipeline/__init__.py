@@ -186,11 +186,12 @@ class PaperTrail(Indexing):
             checked = verify_calculation(
                 draft.text, draft.calculation, hits, embedder=self.embedder
             )
-        else:  # every answer, a model's or a quote, must state what was asked
-            checked = verify_answer(draft.text, hits, embedder=self.embedder, question=ask)
+        else:  # a model's figures must be stated for what was asked; quotes are quotes
+            asked = ask if draft.mode != "extractive" else ""
+            checked = verify_answer(draft.text, hits, embedder=self.embedder, question=asked)
         notes = draft.notes
-        if draft.mode == "extractive" and not checked.refusal and draft.calculation is None:
-            checked, closest = closest_if_off_question(ask, checked)  # a quote that may not answer
+        if draft.by == "quote" and not checked.refusal:  # ... that must state what was asked
+            checked, closest = closest_if_off_question(ask, checked)
             notes += closest
         snippets = ()
         if render and checked.citations:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from papertrail.protocols import Domain
 from papertrail.text import periods
-from papertrail.text.sentences import normalize
+from papertrail.text.sentences import normalize, split_sentences
 from papertrail.text.words import content_words
 from papertrail.types import Ask
 
@@ -152,6 +152,7 @@ def read(question: str, domains: Sequence[Domain] = (), *, whole: bool = True) -
         tail=bool(_TAIL.match(body)) and one,
         name=_asks_name(body, one),
         plain=plain,
+        asking=" ".join(s for s in split_sentences(body) if s.rstrip().endswith("?")) or body,
         defined=_formula(plain),
     )
 

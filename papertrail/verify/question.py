@@ -107,7 +107,7 @@ def off_question(ask: Ask, c: Citation) -> str | None:
     before = text[slice(*spans[i - 1])] if i else ""  # it often names what a paragraph is about
     held = f"{before} {said} {c.sentence}"
     context = f"{c.chunk.doc_name.rsplit('.', 1)[0]} {c.chunk.section}"
-    shares = [coverage(q.body, held, context) for q in ask.questions]
+    shares = [coverage(q.asking, held, context) for q in ask.questions]
     share, lack = max(shares, key=lambda s: s[0])
     if share < ON_QUESTION:
         return f"it does not say what was asked (lacks {', '.join(lack[:3])})"
