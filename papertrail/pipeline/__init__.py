@@ -182,16 +182,16 @@ class PaperTrail(Indexing):
             hits, draft = rows, worked
         else:
             draft = self.generator.generate(ask, hits)
+        embedder = self.embedder
         if draft.calculation is not None:  # every operand re-read, the arithmetic redone
-            checked = verify_calculation(
-                draft.text, draft.calculation, hits, embedder=self.embedder
-            )
+            checked = verify_calculation(draft.text, draft.calculation, hits, embedder=embedder)
         else:  # a model's figures must be stated for what was asked; quotes are quotes
             asked = ask if draft.mode != "extractive" else ""
-            checked = verify_answer(draft.text, hits, embedder=self.embedder, question=asked)
+            checked = verify_answer(draft.text, hits, embedder=embedder, question=asked)
         notes = draft.notes
         if draft.by == "quote" and not checked.refusal:  # ... that must state what was asked
-            checked, closest = closest_if_off_question(ask, checked)
+            about = {i: _about(d) for i, d in docs.items()}  # a document's names are context
+            checked, closest = closest_if_off_question(ask, checked, about)
             notes += closest
         snippets = ()
         if render and checked.citations:
@@ -215,13 +215,10 @@ class PaperTrail(Indexing):
     def _rows_for(
         self, channel: str, ask: Ask, hits: list[Hit], documents: list[Document]
     ) -> list[Hit] | None:
-        """The excerpts to work out a figure from, when a domain reads ``question`` to ask
-        for one (else None): the ranked ones of the document the question names, then the
-        rest of their pages and every chunk of the sections the terms are read from (a
-        ratio needs rows of two statements that one search rarely brings together, and a
-        table's headings may open its page), at most ``SECTION_HITS`` more. Only the
-        domains of the channel's documents are asked.
-        """
+        """The excerpts to work out a figure from, when a domain of the channel's documents
+        reads ``ask`` to ask for one (else None): the ranked ones of the document it names,
+        then the rest of their pages and the sections the terms are read from (a ratio needs
+        rows of two statements; a table's headings may open its page), ``SECTION_HITS`` more."""
         names = {d.identity.domain for d in documents if d.identity}
         metrics = [m for d in self.domains if d.name in names and (m := d.metric(ask))]
         if not hits or not metrics:
@@ -291,6 +288,11 @@ class PaperTrail(Indexing):
             zoom=settings.render_zoom,
             max_width=settings.max_image_width,
         )
+
+
+def _about(doc: Document) -> str:
+    """What a document says it is: its title, issuer and short names ("" when unknown)."""
+    return " ".join((i.title, i.issuer, *i.aliases)) if (i := doc.identity) else ""
 
 
 def _identity(docs: dict[str, Document], doc_id: str):

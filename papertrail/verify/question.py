@@ -22,10 +22,11 @@ shown as the closest passages, which may not answer. The question is the
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 
 from papertrail.settings import REFUSAL
-from papertrail.text.ask import as_ask
+from papertrail.text.ask import MEASURES, as_ask
 from papertrail.text.coverage import coverage
 from papertrail.text.figures import claim_figures, excerpt_numbers, figure_in, states_amount
 from papertrail.text.periods import named
@@ -35,6 +36,7 @@ from papertrail.verify.judge import Judgement
 
 ON_QUESTION = 0.5  # share of a question part's words the sentence holding a figure must hold
 MAY_NOT_ANSWER = "Closest passage (may not answer)"
+_MEASURE = re.compile(rf"\b(?:{'|'.join(sorted(MEASURES))})\b", re.I)
 
 
 def on_question(
@@ -90,11 +92,12 @@ def on_question(
     return v
 
 
-def off_question(ask: Ask, c: Citation) -> str | None:
+def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     """Why the cited sentence ``c`` does not state what ``ask`` asks, or None when it does:
     its excerpt's supporting sentence (with the one before it and the heading above) must
     hold ``ON_QUESTION`` of the words of some part of the question, a figure when a
-    quantity is asked, and a year the question names."""
+    quantity is asked, and a year the question names. ``about`` is what the cited
+    document says it is (its title, issuer, short names): context, like its file name."""
     if c.chunk is None:
         return "it cites no excerpt"
     if ask.kind == "yes-no":  # a quote shows the evidence; it cannot say yes or no
@@ -106,8 +109,11 @@ def off_question(ask: Ask, c: Citation) -> str | None:
     i = next((k for k, (a, b) in enumerate(spans) if a <= at < b), None) if at >= 0 else None
     before = text[slice(*spans[i - 1])] if i else ""  # it often names what a paragraph is about
     held = f"{before} {said} {c.sentence}"
-    context = f"{c.chunk.doc_name.rsplit('.', 1)[0]} {c.chunk.section}"
-    shares = [coverage(q.asking, held, context) for q in ask.questions]
+    context = f"{c.chunk.doc_name.rsplit('.', 1)[0]} {c.chunk.section} {about}"
+    context += " " + " ".join(_abbreviated(ask.asking, f"{held} {context}"))
+    # a figure is the "amount", "number" or "rate" asked: those words need not be said
+    framed = (lambda t: _MEASURE.sub(" ", t)) if states_amount(c.sentence) else str
+    shares = [coverage(framed(q.asking), held, context) for q in ask.questions]
     share, lack = max(shares, key=lambda s: s[0])
     if share < ON_QUESTION:
         return f"it does not say what was asked (lacks {', '.join(lack[:3])})"
@@ -119,12 +125,29 @@ def off_question(ask: Ask, c: Citation) -> str | None:
     return None
 
 
-def closest_if_off_question(ask: Ask, checked):
+def _abbreviated(asking: str, text: str) -> list[str]:
+    """The question's abbreviations whose capitals are the initials of consecutive
+    capitalised words of ``text`` ("JnJ", "J&J" for "Johnson & Johnson", "GE" for
+    "General Electric"): the long form says them."""
+    initials = "".join(w[0].lower() for w in re.findall(r"\b[A-Z][\w'-]*", text))
+    out = []
+    for w in re.findall(r"\b[A-Za-z&]*[A-Z][A-Za-z&]*[A-Z][A-Za-z&]*\b", asking):
+        caps = "".join(ch.lower() for ch in w if ch.isupper())
+        if 2 <= len(caps) <= 5 and len(w) <= 6 and caps in initials:
+            out.append(w)
+    return out
+
+
+def closest_if_off_question(ask: Ask, checked, about: Mapping[str, str] | None = None):
     """(``checked``, notes): as it is when one of its citations states what ``ask`` asks
     (``off_question``); else the refusal, its citations dropped with the reason, and
     notes that show each quote (those ``on_question`` dropped too) as the closest
-    passage, which may not answer."""
-    why = [off_question(ask, c) for c in checked.citations]
+    passage, which may not answer. ``about``: per document id, what it says it is."""
+    about = about or {}
+    why = [
+        off_question(ask, c, about.get(c.chunk.doc_id, "") if c.chunk else "")
+        for c in checked.citations
+    ]
     if any(w is None for w in why):
         return checked, ()
     shown = [c for c in (*checked.citations, *checked.dropped) if c.chunk is not None]

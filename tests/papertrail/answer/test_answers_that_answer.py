@@ -9,6 +9,8 @@ presented as a verified answer.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from papertrail.settings import REFUSAL
 from papertrail.verify.question import MAY_NOT_ANSWER
 from tests import pdfs
@@ -102,3 +104,22 @@ def test_a_yes_or_no_question_gets_the_quote_as_a_closest_passage(tmp_path):
     answer = pt.ask("c", "Was the Adam optimizer used for training?")
     assert answer.citations == () and answer.refusal
     assert any(n.startswith(MAY_NOT_ANSWER) and "Adam" in n for n in answer.notes)
+
+
+def test_a_quote_is_judged_with_the_documents_names_and_without_the_questions_frame():
+    from papertrail.text.ask import read
+    from papertrail.types import Chunk, Citation
+    from papertrail.verify.question import _abbreviated, off_question
+
+    assert _abbreviated("What did JnJ or GE pay?", "Johnson & Johnson and General Electric") == [
+        "JnJ",
+        "GE",
+    ]
+    assert _abbreviated("What did JnJ pay?", "Kenvue Inc.") == []
+    said = "The Company received $13.2 billion in cash proceeds from the Kenvue offering."
+    cited = Citation(1, 1, said, Chunk("d" * 64, "8k.pdf", 0, 4, said, ()), True, "quoted")
+    asked = read("What is the amount of the cash proceeds that JnJ received from Kenvue?")
+    assert off_question(asked, cited, about="Johnson & Johnson") is None
+    # the figure is the "amount": a sentence without one must still hold the question's words
+    bare = replace(cited, sentence="The Company received proceeds.")
+    assert off_question(read("What amount of proceeds did JnJ receive?"), bare) is not None
