@@ -12,11 +12,12 @@ seam's.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import date
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from papertrail.types import Chunk, Document, Draft, Hit, Metric
+from papertrail.types import Ask, Chunk, Document, Draft, Hit, Metric
 
 
 class Embedder(Protocol):
@@ -32,9 +33,23 @@ class Embedder(Protocol):
 
 
 class Generator(Protocol):
-    """Writes an answer to ``question`` citing ``hits`` as ``[1]``..``[len(hits)]``."""
+    """Writes an answer to ``question`` citing ``hits`` as ``[1]``..``[len(hits)]``.
 
-    def generate(self, question: str, hits: Sequence[Hit]) -> Draft: ...
+    The pipeline passes the question read once (``Ask``); a generator reads only
+    ``ask.text`` or the fields it needs, never the text again.
+    """
+
+    def generate(self, question: Ask, hits: Sequence[Hit]) -> Draft: ...
+
+
+class Answerer(Protocol):
+    """One rule of the offline answerer: a ``Draft`` citing ``hits`` from 1, or None when
+    the rule does not apply. ``name`` is what ``Draft.by``, the reply's footer and
+    ``eval --without NAME`` call it."""
+
+    name: str
+
+    def answer(self, ask: Ask, hits: Sequence[Hit]) -> Draft | None: ...
 
 
 class Store(Protocol):
@@ -100,10 +115,16 @@ class Domain(Protocol):
     """
 
     name: str
+    # words its questions use for an amount ("revenue"): a sentence with a figure answers them
+    amounts: frozenset[str]
 
     def recognise(self, opening: str) -> dict[str, object] | None:
         """Identity fields (``kind``, ``title``, ``issuer``, ``aliases``) when ``opening``
         is the start of a document of this domain, else None."""
+        ...
+
+    def fiscal_year(self, end: date) -> int:
+        """The year a fiscal year ending on ``end`` is named for (its calendar's rule)."""
         ...
 
     def clean(self, question: str) -> str:
@@ -122,9 +143,10 @@ class Domain(Protocol):
         """Per kind of section, the positions in ``chunks`` of the chunks on its pages."""
         ...
 
-    def metric(self, question: str) -> Metric | None:
-        """The figure ``question`` asks to work out from table rows (a ratio, a growth, a
-        line item in a unit), with the rows it needs, or None."""
+    def metric(self, ask: Ask) -> Metric | None:
+        """The figure ``ask`` asks to work out from table rows (a ratio, a growth, a line
+        item in a unit, a ratio the question defines itself), with the rows it needs, or
+        None."""
         ...
 
 

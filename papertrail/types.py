@@ -1,4 +1,4 @@
-"""The values that flow through the pipeline: Block -> Chunk -> Hit -> Citation -> Answer.
+"""The values that flow through the pipeline: Ask, Block -> Chunk -> Hit -> Citation -> Answer.
 
 All frozen dataclasses. Pages are 1-based physical page numbers (page ``n`` is
 ``doc[n - 1]`` in PyMuPDF). Rectangles are PDF points in the coordinate space of
@@ -10,6 +10,40 @@ Nothing here knows about Chroma, Slack or Discord.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A question read once (``text.ask.read``): what every answerer and check looks at."""
+
+    text: str  # as asked (a follow-up already made standalone), whitespace collapsed
+    body: str  # without the "According to the report," preamble
+    preamble: str = ""  # the stripped "according to / in / based on ..." lead-in
+    kind: str = "other"  # figure, name, definition, yes-no, list, comparison, explain, other
+    parts: tuple[Ask, ...] = ()  # the questions a compound one asks, each read; () for one
+    subject: str = ""  # what it is about: ``body`` without its question words
+    years: tuple[int, ...] = ()  # years it names ("FY2019", "2019", "FY19")
+    quarters: tuple[int, ...] = ()  # quarters it names ("Q3", "third quarter")
+    unit: str = ""  # "million", "billion", "thousand", "percent", "usd" when it asks one
+    quoted: str = ""  # a term it quotes: 'Contact.Meet'
+    term: str = ""  # what it asks to be defined ("What is meant by checksum?")
+    acronym: str = ""  # what it asks to be spelled out ("What does NARL stand for?")
+    code: str = ""  # the one code a what/which question names ("EPS Code AR01")
+    field: str = ""  # the label a "What is the <label>?" question asks the value of
+    one: bool = True  # asks for one thing, not several (a list, two questions in one)
+    amount: bool = False  # asks for an amount outright ("how much", "total", "in millions")
+    explains: bool = False  # asks why or how, or to describe: no one figure answers it
+    figures: bool = False  # asks for a quantity, so a sentence with a figure answers better
+    tail: bool = False  # where/when/who/which/what: its answer may follow its words restated
+    name: bool = False  # which/who asking for one name, not a measure ("which method")
+    plain: str = ""  # ``body`` without a domain's answer-format instructions
+    asking: str = ""  # its sentences that ask ("... ?"), without "Return me an integer."
+    defined: str = ""  # a metric it defines itself: "X is defined as: A / B" -> "A / B"
+
+    @property
+    def questions(self) -> tuple[Ask, ...]:
+        """The questions it asks: its ``parts``, or itself alone."""
+        return self.parts or (self,)
 
 
 @dataclass(frozen=True)
@@ -192,6 +226,7 @@ class Draft:
     mode: str  # "extractive" or the model name
     notes: tuple[str, ...] = ()  # user-facing remarks, e.g. a fallback to extractive
     calculation: Calculation | None = None  # when ``text`` is one worked-out figure
+    by: str = ""  # the answerer that wrote it ("table figure", "quote"), "" for a model
 
 
 @dataclass(frozen=True)
@@ -259,3 +294,4 @@ class Answer:
     notes: tuple[str, ...] = ()
     unsupported: tuple[Unsupported, ...] = ()  # claims no excerpt states
     calculation: Calculation | None = None  # the worked-out figure ``text`` states, if any
+    by: str = ""  # the offline rule that answered (``Draft.by``), "" for a model or none

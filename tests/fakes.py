@@ -67,8 +67,9 @@ class ScriptedGenerator:
         self.mode = mode
         self.asked: list[tuple[str, tuple[Hit, ...]]] = []
 
-    def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
-        self.asked.append((question, tuple(hits)))
+    def generate(self, question, hits: Sequence[Hit]) -> Draft:
+        text = getattr(question, "text", question)  # the pipeline passes the ``Ask`` read once
+        self.asked.append((text, tuple(hits)))
         text = self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
         return Draft(text=text, mode=self.mode)
 

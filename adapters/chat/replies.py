@@ -227,7 +227,10 @@ def footer(answer: Answer) -> str:
     partly = sum(c.level == "partly supported" for c in answer.citations)
     if partly:  # how sure the checker is, in words: kept, but not beyond doubt
         sure = kept - partly
-        parts[-1] = f"{sure} citation{'s' if sure != 1 else ''} verified, {partly} partly supported"
+        said = [f"{sure} verified"] * bool(sure) + [f"{partly} partly supported"]
+        parts[-1] = f"{kept} citation{'s' if kept != 1 else ''}: " + ", ".join(said)
+    if answer.by:  # the offline rule that answered: "quote", "table figure", "acronym"
+        parts.insert(1, f"answered by: {answer.by}")
     by_checker = sum(c.reason.startswith("cited by the checker") for c in answer.citations)
     if by_checker:
         parts[-1] += f" ({by_checker} added by the checker)"

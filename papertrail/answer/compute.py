@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from papertrail.answer.tables import Row, own_labels, rows_in, say
 from papertrail.protocols import Domain
 from papertrail.text.formula import FormulaError, cell_value, evaluate, stated
-from papertrail.types import Calculation, Hit, Metric, Operand, Term
+from papertrail.types import Ask, Calculation, Hit, Metric, Operand, Term
 
 
 def label_key(label: str) -> str:
@@ -105,16 +105,16 @@ def calculate(
 
 
 def worked_out(
-    question: str, hits: Sequence[Hit], domains: Sequence[Domain], printed: str = ""
+    ask: Ask, hits: Sequence[Hit], domains: Sequence[Domain], printed: str = ""
 ) -> Calculation | None:
-    """The metric a domain reads ``question`` to ask, worked out from the rows of ``hits``.
+    """The metric a domain reads ``ask`` to ask, worked out from the rows of ``hits``.
 
     A figure the document prints under the metric's own name (``printed``, a table
     row's sentence: "Gross margin in 2022 was $582 million") beats working it out; a
     line item is still looked up the metric's way (its statement, the unit asked).
     """
     for domain in domains:
-        metric = domain.metric(question)
+        metric = domain.metric(ask)
         calc = calculate(metric, hits, domains) if metric else None
         if calc is None:
             continue

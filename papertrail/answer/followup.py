@@ -5,8 +5,9 @@ stack?" searches badly on its own words. Offline, ``standalone`` rewrites an
 elliptical follow-up against the previous question: the follow-up's focus
 replaces the previous question's word it most resembles (same kind: a year
 for a year, a name for a name, or shared letter trigrams: "decoder" for
-"encoder"), or, when nothing resembles it, is appended ("And in the big
-model?" -> "... in the big model?"). A question that already stands alone is
+"encoder"; "English-to-French" for "English-to-German" in "And on
+English-to-French?"), or, when nothing resembles it, is appended ("And in
+the big model?" -> "... in the big model?"). A question that already stands alone is
 left as it is. With an LLM, ``condense`` asks it for the standalone question
 and falls back to the offline rewrite on any failure. Which thread a message
 belongs to, and keeping the questions, is the chat service's job.
@@ -80,8 +81,12 @@ def standalone(previous: Sequence[str], followup: str) -> str:
     focus = _OPENER.sub("", followup).strip(" ?.!")
     if not _OPENER.match(followup) or not focus:  # "What is its dimension?": add the context
         return f"{followup.rstrip(' ?')} ({prev})?"
-    if _PREPOSITION.match(focus):
-        return f"{prev} {focus}?"
+    if _PREPOSITION.match(focus):  # "And on English-to-French?": the phrase it stands for
+        rest = _ARTICLE.sub("", _PREPOSITION.sub("", focus, count=1).strip())
+        target = _most_like(prev, rest) if rest else None
+        if target is None:
+            return f"{prev} {focus}?"
+        return f"{prev[: target[0]]}{rest}{prev[target[1] :]}?"
     focus = _ARTICLE.sub("", focus)
     target = _most_like(prev, focus)
     if target is None:
@@ -115,10 +120,11 @@ def _resemblance(a: str, b: str, *, first: bool) -> float:
         return 1.0
     if a.isdigit() and b.isdigit():
         return 0.9 if len(a) == len(b) else 0.5  # 2018 for 2017
-    if a[:1].isupper() and b[:1].isupper() and not first:  # a name for a name
-        return 0.6
     ta, tb = _trigrams(a.lower()), _trigrams(b.lower())
-    return len(ta & tb) / len(ta | tb) if ta and tb else 0.0
+    shared = len(ta & tb) / len(ta | tb) if ta and tb else 0.0
+    if a[:1].isupper() and b[:1].isupper() and not first:  # a name for a name, the likest
+        return 0.6 + 0.4 * shared  # first: "English-to-French" for "English-to-German"
+    return shared
 
 
 def _trigrams(word: str) -> set[str]:

@@ -36,7 +36,7 @@ from papertrail.answer.retry_after import parse_retry_after
 from papertrail.errors import PaperTrailError
 from papertrail.protocols import Generator
 from papertrail.settings import REFUSAL, Settings
-from papertrail.types import Draft, Hit
+from papertrail.types import Ask, Draft, Hit
 
 log = logging.getLogger(__name__)
 
@@ -94,10 +94,10 @@ class _ChatGenerator:
         condenses follow-ups (``followup.condense``, which falls back on failure)."""
         return self._complete(messages)[0]
 
-    def generate(self, question: str, hits: Sequence[Hit]) -> Draft:
+    def generate(self, question: Ask | str, hits: Sequence[Hit]) -> Draft:
         if not hits:
             return Draft(text=REFUSAL, mode=self.model)  # nothing to cite: no call needed
-        messages = build_messages(question, hits)
+        messages = build_messages(question.text if isinstance(question, Ask) else question, hits)
         estimate = sum(estimate_tokens(m["content"]) for m in messages) + MAX_ANSWER_TOKENS
         if not self.budget.allow(estimate):
             if self.budget.exhausted:
@@ -170,7 +170,7 @@ class _ChatGenerator:
         backoff = self.base_delay * 2**attempt * random.uniform(1.0, 1.5)
         return min(max(backoff, retry_after or 0.0), self.max_wait)
 
-    def _fall_back(self, question: str, hits: Sequence[Hit], why: str) -> Draft:
+    def _fall_back(self, question: Ask | str, hits: Sequence[Hit], why: str) -> Draft:
         draft = self.fallback.generate(question, hits)
         note = f"{why}; this answer is {draft.mode}."
         return Draft(text=draft.text, mode=draft.mode, notes=(note, *draft.notes))

@@ -22,64 +22,29 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from papertrail.text.acronyms import asked_acronym, expansions
+from papertrail.text.acronyms import expansions
+from papertrail.text.ask import CODE, as_ask
 from papertrail.text.sentences import normalize
-from papertrail.types import Hit
+from papertrail.types import Ask, Hit
 
 MAX_HITS = 5  # the best-ranked excerpts are searched, in rank order
 MAX_WORDS = 10  # a name beside a code is short; a longer rest of line is prose
-# A code: capitals and digits with at least one of each, as printed ("AR01", "E-12",
-# "X200"), not a period ("FY2017", "Q3", "H1") nor a form ("10-K", "8-K")
-_CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z][A-Z0-9-]{1,9}(?![\w-])")
-_PERIOD = re.compile(r"^(?:FY|CY|Q|H)\d{1,4}$|^\d+-[A-Z]$")
+_CODE = CODE  # a code as printed on a listing's line ("AR01", "E-12")
 MAX_TERM_WORDS = 80  # what a listing says beside a quoted term: a definition, a template
-# Only questions asking what: "is CA03 part of ...?" wants yes or no, not a name
-_WHAT = re.compile(
-    r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?(?:what|which|tell me|give|show)\b",
-    re.I,
-)
-# A term the question quotes: 'Contact.Meet', "Error 12"
-_QUOTED = re.compile(r"(?<!\w)['\"\u2018\u201c]([^'\"\u2019\u201d]{2,40})['\"\u2019\u201d](?!\w)")
-# "What is the <label> (of / for / in ...)?": the label is asked for its value
-_FIELD_ASKED = re.compile(
-    r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?what(?:'s| is| was) (?:the |its )?"
-    r"(?P<label>[^?]+?)(?:\s+(?:of|for|in|on|at)\b[^?]*)?\s*\??$",
-    re.I,
-)
-_YEARISH = re.compile(r"\b(?:19|20)\d\d\b|\b(?:FY|Q[1-4]|H[12])\s?\d*\b")
 # 239516, AB-1234, (313) 226-9125
 _VALUE = r"\(\d{2,4}\)\s?\d[\d-]*\d|[A-Z0-9][A-Z0-9/-]*\d[A-Z0-9/-]*|\d[\d-]*"
 MAX_LABEL_WORDS = 5  # "CA Bar no", "model number", "serial no": labels are short
 HANGING = 2.0  # points: a line set further right than the term's line continues its entry
-_CHOICE = re.compile(r"\bor\b|\bcompare|\bversus\b|\bvs\.?\b|\bdifference\b", re.I)
 _LIST_MARK = re.compile(r"^(?:\(?\d{1,3}[.)]|\(?[a-z][.)]|[-*\u2022\u25aa\u25cf])\s+")
 
 
-def asked_code(question: str) -> str | None:
-    """The one code a what/which question names, or None."""
-    q = normalize(question).strip()
-    if not _WHAT.match(q) or _CHOICE.search(q):
-        return None
-    codes = {c for c in _CODE.findall(q) if not _PERIOD.match(c)}
-    return codes.pop() if len(codes) == 1 else None
-
-
-def asked_term(question: str) -> str | None:
-    """The one term a what/which question quotes ('Contact.Meet'), or None."""
-    q = question.strip()
-    if not _WHAT.match(normalize(q)) or _CHOICE.search(q):
-        return None
-    terms = {m.strip() for m in _QUOTED.findall(q)}
-    return terms.pop() if len(terms) == 1 else None
-
-
-def lookup_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
+def lookup_answer(question: Ask | str, hits: Sequence[Hit]) -> tuple[str, int] | None:
     """(what a listing prints beside the code or quoted term the question names,
     1-based hit), or None."""
-    code = asked_code(question)
-    if code is None:
-        term = asked_term(question)
-        return _entry(term, hits) if term else None
+    ask = as_ask(question)
+    code = ask.code
+    if not code:
+        return _entry(ask.quoted, hits) if ask.quoted else None
     for n, hit in enumerate(hits[:MAX_HITS], 1):
         lines = _lines(hit.chunk.text, hit.chunk.lines)
         if not _listing(lines, code):
@@ -97,7 +62,7 @@ def lookup_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
     return None
 
 
-def field_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
+def field_answer(question: Ask | str, hits: Sequence[Hit]) -> tuple[str, int] | None:
     """(the label the question names with the number or identifier printed after it,
     1-based hit), or None: "What is the CA Bar no of the report?" -> "CA. Bar No. 239516".
 
@@ -105,10 +70,7 @@ def field_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
     then one value with a digit. Not for questions naming a period, nor when a second
     figure follows (a table row: which column is asked?).
     """
-    m = _FIELD_ASKED.match(normalize(question).strip())
-    if m is None or _YEARISH.search(question):
-        return None
-    label = re.findall(r"[^\W_]+", m.group("label"))
+    label = re.findall(r"[^\W_]+", as_ask(question).field)
     if not 2 <= len(label) <= MAX_LABEL_WORDS:
         return None
     glue = r"[\s.,:;#()-]*"
@@ -207,11 +169,11 @@ def _beside(line: str, code: str) -> str | None:
     return rest if rest and not _CODE.fullmatch(rest) else None
 
 
-def acronym_answer(question: str, hits: Sequence[Hit]) -> tuple[str, int] | None:
+def acronym_answer(question: Ask | str, hits: Sequence[Hit]) -> tuple[str, int] | None:
     """(the long form of the acronym the question asks about, 1-based hit), or None: the
     first the best-ranked excerpts spell out ("National Atmospheric Research Laboratory")."""
-    acronym = asked_acronym(question)
-    if acronym is None:
+    acronym = as_ask(question).acronym
+    if not acronym:
         return None
     for n, hit in enumerate(hits[:MAX_HITS], 1):
         if found := expansions(hit.chunk.text, acronym):

@@ -29,6 +29,7 @@ from papertrail.text.sentences import split_sentences, strip_heading
 from papertrail.types import Chunk, Hit
 
 MIN_WORDS = 4  # shorter sentences are fragments or labels, not answers
+CUT_CLAUSE_WORDS = 10  # the clauses of a sentence the excerpt cuts, quoted from this length
 CLOSEST = 2  # passages offered, as passages, when nothing answers
 PASSAGE_CHARS = 200  # characters of each such passage shown
 _YEARS_RUN = re.compile(r"(?:\b(?:19|20)\d\d\b[\s,]*){2,}[.:;]?$")  # ends in a row of years
@@ -59,7 +60,11 @@ def quotable(chunk: Chunk) -> list[Quote]:
     """The sentences of ``chunk`` fit to quote, in order (see the module docstring)."""
     sentences = split_sentences(without_page_numbers(chunk), hard_newlines=False)
     if len(sentences) > 1 and not _CUT_END.search(sentences[-1]):
-        sentences = sentences[:-1]  # runs on into the next excerpt
+        # it runs on into the next excerpt: its clauses before the cut may still be quoted
+        # ("..., our big model achieves a BLEU score of 41.0, outperforming ..., at less
+        # than 1/4 the training cost of the" up to its last comma)
+        head = sentences[-1].rsplit(",", 1)[0] if "," in sentences[-1] else ""
+        sentences = sentences[:-1] + ([head] if word_count(head) >= CUT_CLAUSE_WORDS else [])
     out: list[Quote] = []
     for i, s in enumerate(sentences):
         bare = strip_heading(s, chunk.section)

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import re
 
+from papertrail.text.ask import as_ask
 from papertrail.text.coverage import coverage
 from papertrail.text.figures import claim_figures, excerpt_numbers
 from papertrail.text.words import STOPWORDS, content_words, rarity, stem
+from papertrail.types import Ask
 
 COMMON_RARITY = 2.5  # words.rarity below this: an everyday word ("each" 1.4), not a name
 MIN_WORDS = 4  # a shorter clause is a fragment, not a statement
@@ -38,21 +40,6 @@ _OPENER = re.compile(
     re.I,
 )
 _CITE = re.compile(r"\s*\[\d+(?:\s*[,\u2013-]\s*\d+)*\]")  # the document's own "[75]"
-# "Which method ...?", "Who ...?": a name answers it
-_WHICH = re.compile(
-    r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?"
-    r"(?:who\b|(?:which|what) (?!(?:is|are|was|were|does|do|did|can)\b)(?P<noun>[a-z-]+))",
-    re.I,
-)
-# What a figure answers, not a name: "which temperature", "what score"
-_MEASURES = frozenset(
-    "score number amount percentage percent rate ratio value year years date time temperature "
-    "size price cost level age height width length weight speed duration share".split()
-)
-# Questions whose answer may follow their own words restated: where, when, who, which, what
-_TAIL_ASKED = re.compile(
-    r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?(?:where|when|who|which|what)\b", re.I
-)
 # A verb group between a restated question and its answer: "was conceived", "is", "has been"
 # (lowercase: "Sweden" is no verb)
 _VERBISH = re.compile(r"(?:is|are|was|were|be|been|being|has|have|had|[a-z]+ed|[a-z]+en)")
@@ -61,26 +48,13 @@ _NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|cannot|without)\b|n't\b",
 MIN_RESTATED = 0.4  # the clause must hold this share of the question's words to restate it
 MAX_HEAD = 6  # words before the restated question: a heading run in at most
 MAX_TAIL_WORDS = 12  # a longer rest is a statement of its own, not the answer
-# A question that asks for several things
-_SEVERAL = re.compile(
-    r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?(?:what|which|who) (?:are|were)\b"
-    r"|\b(?:list|enumerate|name all|each of)\b"
-    r"|,?\s+and\s+(?:how|what|which|when|where|who|why)\b",  # two questions in one
-    re.I,
-)
 # What a document calls its own parts: a name like "Table 3" is no answer to "which method"
 _DOC_PARTS = frozenset("table figure fig section chapter page appendix eq equation".split())
 
 
-def asks_one(question: str) -> bool:
-    """Whether ``question`` asks for one thing, not a list ("What are the uses ...?",
-    "Which methods ...", "List the ...")."""
-    q = question.strip()
-    if _SEVERAL.search(q):
-        return False
-    m = _WHICH.match(q)
-    noun = (m.group("noun") or "").lower() if m else ""
-    return not (noun.endswith("s") and not noun.endswith(("ss", "us", "is")))
+def asks_one(question: Ask | str) -> bool:
+    """Whether ``question`` asks for one thing, not a list (``Ask.one``)."""
+    return as_ask(question).one
 
 
 def answering_clause(sentence: str, question: str) -> str:
@@ -141,7 +115,7 @@ def without_opener(sentence: str) -> str:
     return _CITE.sub("", body)
 
 
-def named_answer(clause: str, question: str) -> str | None:
+def named_answer(clause: str, question: Ask | str) -> str | None:
     """The name that opens ``clause`` when a which/who ``question`` asks for it, or None.
 
     "Which method integrates knowledge into white-box models?" is answered by
@@ -153,13 +127,10 @@ def named_answer(clause: str, question: str) -> str | None:
     several ("which methods") or for a measure ("which temperature", "what BLEU
     score").
     """
-    m = _WHICH.match(question.strip())
-    if m is None or not asks_one(question):
+    ask = as_ask(question)
+    if not ask.name:  # not a which/who question for one name (a measure: a figure answers)
         return None
-    head = re.split(r"\b(?:is|are|was|were|does|do|did|can|has|have|had)\b", question[m.start() :])
-    if {w.lower() for w in re.findall(r"[^\W_]+", head[0])} & _MEASURES:
-        return None  # a figure answers it
-    asked = {stem(w) for w in re.findall(r"[^\W_]+", question.lower())}
+    asked = {stem(w) for w in re.findall(r"[^\W_]+", ask.body.lower())}
     words = re.findall(r"[^\W_][\w.&'-]*|\S", _CITE.sub(" ", clause).strip())
     run: list[str] = []
     for w in words:
@@ -178,7 +149,7 @@ def named_answer(clause: str, question: str) -> str | None:
     return " ".join(run)
 
 
-def answer_tail(clause: str, question: str) -> str | None:
+def answer_tail(clause: str, question: Ask | str) -> str | None:
     """What ``clause`` says after restating ``question``, or None.
 
     "Where was Gestalt psychology conceived?" and "Gestalt psychology was
@@ -188,12 +159,15 @@ def answer_tail(clause: str, question: str) -> str | None:
     the answer ("in the Berlin School of Experimental Psychology"). None unless
     the question asks where, when, who, which or what for one thing, the
     restating run opens the clause (a heading run in before it aside) and adds
-    at most one word of its own (else the answer may sit inside it: "we propose
-    the Transformer, a model architecture"), and the rest is short, whole (no
-    bracket cut open) and says something the question does not.
+    at most one word of its own, not a name (else the answer may sit inside it: "we
+    propose the Transformer, a model architecture", "we used the Adam optimizer"),
+    and the rest is short, whole (no bracket cut open) and says something the
+    question does not.
     """
-    if not _TAIL_ASKED.match(question.strip()) or not asks_one(question):
+    ask = as_ask(question)
+    if not ask.tail:
         return None
+    question = ask.body
     asked = {stem(w) for w in content_words(question)}
     spans = [(m.start(), m.end()) for m in re.finditer(r"[^\W_][\w.'-]*", clause)]
     full = coverage(question, clause)[0]
@@ -209,8 +183,12 @@ def answer_tail(clause: str, question: str) -> str | None:
         if coverage(question, clause[spans[i][0] : spans[end][1]])[0] >= full
     )
     window = clause[spans[start][0] : spans[end][1]]
-    if len([w for w in content_words(window) if stem(w) not in asked]) > 1 or start > MAX_HEAD:
+    added = [w for w in content_words(window) if stem(w) not in asked]
+    if len(added) > 1 or start > MAX_HEAD:
         return None  # the answer may be inside the run, or the clause is about more
+    names = {w.lower() for w in re.findall(r"[^\W_][\w.'-]*", window)[1:] if w[:1].isupper()}
+    if start and names & set(added):
+        return None  # "We used the Adam optimizer with ...": the name asked for is inside
     if _states_number(clause[: spans[end][1]]):
         return None  # "It reaches 28.4 BLEU on German": the answer came with the question
     rest = spans[end + 1 :]

@@ -20,16 +20,16 @@ from dataclasses import dataclass
 
 from papertrail.answer.quotable import without_page_numbers
 from papertrail.protocols import Domain
+from papertrail.text.ask import read
 from papertrail.text.sentences import normalize, split_sentences
 from papertrail.text.words import content_words, rarity, stem
-from papertrail.types import Hit
+from papertrail.types import Ask, Hit
 
 MIN_LABEL_SHARE = 0.6  # rarity-weighted share of a row label's words the question must name
 NAME_WEIGHT = 0.3  # a name in the question is usually the company, not a row
 MAX_HITS = 5  # the best-ranked excerpts: a statement is often a few excerpts down
 _YEAR = re.compile(r"^(?:FY|fiscal\s?)?((?:19|20)\d\d)$", re.I)
 _CELL = re.compile(r"^\(?-?\d[\d,]*(?:\.\d+)?\)?%?$|^[\u2014\u2013-]$")  # 1,234 (56) 4.5% —
-_Q_YEAR = re.compile(r"\b(?:FY\s?|fiscal (?:year )?)?((?:19|20)\d\d)\b", re.I)
 # A figure worked out from several cells: a ratio, a change, a sum or a difference
 _COMPUTED = re.compile(
     r"\b(?:ratio|growth|change|average|turnover|define[ds]?|minus|plus|less|margin %)\b"
@@ -86,32 +86,27 @@ def table_rows(text: str, years: tuple[str, ...] = ()) -> tuple[list[Row], tuple
     return rows, years
 
 
-def _clean(question: str, domains: Sequence[Domain]) -> str:
-    for domain in domains:  # each domain drops its answer-format boilerplate
-        question = domain.clean(question)
-    return question
-
-
-def asks_computed(question: str, domains: Sequence[Domain] = ()) -> bool:
-    """Whether ``question`` asks for a figure worked out from several (a ratio, a change,
+def asks_computed(ask: Ask) -> bool:
+    """Whether ``ask`` asks for a figure worked out from several (a ratio, a change,
     an average), which no single cell or sentence without a figure gives."""
-    return bool(_COMPUTED.search(_clean(question, domains)))
+    return bool(_COMPUTED.search(ask.plain))
 
 
 def figure_answer(
-    question: str, hits: Sequence[Hit], domains: Sequence[Domain] = ()
+    question: Ask | str, hits: Sequence[Hit], domains: Sequence[Domain] = ()
 ) -> tuple[str, int] | None:
     """(sentence, 1-based hit) stating the table figure the question asks for, or None.
 
-    ``domains`` drop their answer-format boilerplate from the question and add
-    the words their documents use for what it names.
+    The question is read without a domain's answer-format boilerplate (``Ask.plain``);
+    ``domains`` add the words their documents use for what it names.
     """
-    asked = _clean(question, domains)
+    ask = question if isinstance(question, Ask) else read(question, domains)
+    asked = ask.plain
     if _COMPUTED.search(asked):
         return None  # a ratio, a change or a sum: one cell does not answer it
     # the sentence that asks, not the instructions around it ("use the cash flow statement")
     asked = " ".join(s for s in split_sentences(asked) if s.endswith("?")) or asked
-    years_asked = {m.group(1) for m in _Q_YEAR.finditer(asked)}
+    years_asked = {str(y) for y in ask.years}
     if len(years_asked) > 1:
         return None  # two periods: a change or a comparison
     # words the question says count fully, words a filing may use for them half, and

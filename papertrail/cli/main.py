@@ -116,6 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument(
         "--chunk-size", type=int, help="index at this chunk size instead (own cached index)"
     )
+    e.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="switch off an answerer or a check by name, to measure what it adds (repeatable)",
+    )
 
     v = sub.add_parser("eval-verifier", help="measure the citation verifier on labelled pairs")
     v.add_argument(
@@ -252,8 +259,11 @@ def _main(argv: list[str] | None, pipeline) -> int:
 def _dispatch(args, settings: Settings, pipeline=None) -> int:
     cmd = args.command
     if cmd == "eval":
+        from papertrail.measure.answerers import warn_unknown
         from papertrail.measure.evaluate import run_eval
 
+        warn_unknown(args.without)
+        settings = settings.replace(without=(*settings.without, *args.without))
         label = ", ".join(f"{d.parent.name}/{d.name}" for d in args.data)
         bar = ProgressBar(label, verb="eval", unit="questions", transient=True)
         with contextlib.closing(bar):

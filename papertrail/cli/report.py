@@ -35,7 +35,7 @@ def format_answer(answer: Answer, images: Sequence[Path] = ()) -> str:
         lines.append(f"note: {note}")
     for path in images:
         lines.append(f"image: {path}")
-    lines.append(f"mode: {mode}")
+    lines.append(f"mode: {mode}" + (f", answered by: {answer.by}" if answer.by else ""))
     return "\n".join(lines)
 
 
@@ -85,6 +85,7 @@ def answer_json(answer: Answer, images: Sequence[Path] = ()) -> dict:
         "grounded": answer.grounded,
         "refusal": answer.refusal,
         "mode": answer.mode,
+        "by": answer.by,
         "citations": [citation_json(c) for c in answer.citations],
         "dropped": [citation_json(c) for c in answer.dropped],
         "unsupported": [u.sentence for u in answer.unsupported],

@@ -29,7 +29,7 @@ import numpy as np
 log = logging.getLogger(__name__)
 
 PROBES = (  # the export must reproduce sentence-transformers on these
-    "Net income was £1,577,000 in 2023.",
+    "The pier toll raised £1,577,000 in 2023.",
     "The encoder is composed of a stack of N = 6 identical layers. " * 25,  # > 256 tokens
     "短い文。",
 )

@@ -23,14 +23,9 @@ from papertrail.embed.cache import CachingEmbedder
 from papertrail.embed.model import get_embedder
 from papertrail.errors import PaperTrailError
 from papertrail.measure import baseline
+from papertrail.measure.answerers import print_tally
 from papertrail.measure.channels import index_all, pdfs_of
-from papertrail.measure.metrics import (
-    DEPTH,
-    correctness,
-    first_relevant_rank,
-    is_wrong,
-    summarise,
-)
+from papertrail.measure.metrics import DEPTH, correctness, first_relevant_rank, is_wrong, summarise
 from papertrail.pipeline import PaperTrail
 from papertrail.read.ocr import get_ocr
 from papertrail.settings import Settings
@@ -48,6 +43,7 @@ class Item:
     evidence_pages: tuple[int, ...]
     answerable: bool
     gold_docs: tuple[str, ...]  # file names holding the answer (folder docs)
+    source: str = ""  # where it comes from and the kind of document, for per-source tables
 
 
 def load_items(path: Path) -> list[Item]:
@@ -58,7 +54,8 @@ def load_items(path: Path) -> list[Item]:
         try:
             raw = json.loads(line)
             doc = (path.parent / raw["doc"]).resolve()
-            gold = raw.get("meta", {}).get("gold_docs") or ([doc.name] if doc.is_file() else [])
+            meta = raw.get("meta") or {}
+            gold = meta.get("gold_docs") or ([doc.name] if doc.is_file() else [])
             items.append(
                 Item(
                     id=str(raw["id"]),
@@ -68,6 +65,7 @@ def load_items(path: Path) -> list[Item]:
                     evidence_pages=tuple(raw.get("evidence_pages") or ()),
                     answerable=bool(raw.get("answerable", True)),
                     gold_docs=tuple(Path(g).name for g in gold),
+                    source="/".join(filter(None, (raw.get("source"), meta.get("doc_type")))),
                 )
             )
         except (KeyError, ValueError, TypeError) as e:
@@ -81,8 +79,7 @@ def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = N
     cut = dict(chunk_size=size, chunk_overlap=min(100, size // 8))
     settings = settings.replace(data_dir=cache / index, **cut)
     embedder = CachingEmbedder(get_embedder(settings), cache / "embeddings.sqlite")
-    extractive = ExtractiveGenerator(embedder, domains=KNOWN)
-    generator = extractive
+    generator = extractive = ExtractiveGenerator(embedder, domains=KNOWN, without=settings.without)
     if mode in LLM_MODES:
         if not settings.llm_configured:
             raise PaperTrailError(
@@ -118,6 +115,7 @@ def answer_record(pt: PaperTrail, item: Item, channel: str, real: dict | None = 
     return {
         "answer": answer.text,
         "mode": answer.mode,
+        "by": answer.by,
         "notes": list(answer.notes),
         "grounded": answer.grounded,
         "refusal": answer.refusal,
@@ -192,6 +190,7 @@ def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress
             return done[item.id]
         rec = {
             "id": item.id,
+            "source": item.source,
             "question": item.question,
             "gold": {"docs": list(item.gold_docs), "pages": list(item.evidence_pages)},
             "scored": bool(item.evidence_pages),
@@ -237,6 +236,8 @@ def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress
     elif want_baseline:
         print("baseline skipped: pip install -e '.[eval]' for langchain-text-splitters")
     _print_table(table, f"{path.parent.name}/{path.name}", len(items))
+    if args.mode != "retrieval":
+        print_tally(f"{path.parent.name}/{path.name}", records)
     out = {"n": len(items), "metrics": metrics, "items": records}
     if len(table) > 1:
         out["ablation"] = table
@@ -267,18 +268,18 @@ def _run_key(args, path: Path, settings: Settings) -> str:
         mode += f"|{s.groq_base_url}|{s.llm_base_url}|{s.groq_model}|{s.llm_model}"
     opaque = getattr(args, "opaque_names", False)
     key = f"{path.resolve()}|{mode}|{args.k}|{args.ablation}|{args.limit}|{size}|{opaque}"
+    key += "".join(f"|-{n}" for n in settings.without)  # rules switched off answer otherwise
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 def _load_progress(path: Path) -> dict[str, dict]:
-    done = {}
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                rec = json.loads(line)
-            except ValueError:  # a line cut short by a crash: redo that item
-                continue
-            done[rec["id"]] = rec
+    done: dict[str, dict] = {}
+    for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else ():
+        try:
+            rec = json.loads(line)
+        except ValueError:  # a line cut short by a crash: redo that item
+            continue
+        done[rec["id"]] = rec
     return done
 
 

@@ -31,9 +31,11 @@ from papertrail.settings import Settings
 from papertrail.store.blobs import Blobs, ChromaBlobs
 from papertrail.store.chroma import open_store
 from papertrail.store.pdf_files import PdfFiles
+from papertrail.text.ask import read
 from papertrail.text.identity import most_named, named_in
-from papertrail.types import Answer, Citation, Document, Hit, Snippet
+from papertrail.types import Answer, Ask, Citation, Document, Hit, Snippet
 from papertrail.verify.computed import verify_calculation
+from papertrail.verify.question import closest_if_off_question
 from papertrail.verify.verify import verify_answer
 
 __all__ = ["IngestResult", "PaperTrail", "Progress"]
@@ -63,7 +65,8 @@ class PaperTrail(Indexing):
         self.settings = settings
         self.embedder = embedder
         self.store = store
-        self.calculator = ExtractiveGenerator(embedder, domains=domains)  # worked-out figures
+        # worked-out figures; the offline rules ``settings.without`` names are left out
+        self.calculator = ExtractiveGenerator(embedder, domains=domains, without=settings.without)
         self.generator = generator or self.calculator
         self.ocr = ocr
         self.retriever = Retriever(store, embedder, domains=domains)  # ``domains``: their rules
@@ -85,7 +88,7 @@ class PaperTrail(Indexing):
         from papertrail.embed.model import get_embedder
 
         embedder = MemoEmbedder(get_embedder(settings))
-        extractive = ExtractiveGenerator(embedder, domains=KNOWN)
+        extractive = ExtractiveGenerator(embedder, domains=KNOWN, without=settings.without)
         ocr = None
         if settings.ocr:
             try:
@@ -161,6 +164,7 @@ class PaperTrail(Indexing):
                 raise PaperTrailError(
                     "That document is not indexed in this channel.", code="unknown_document"
                 )
+        ask = read(question, self.domains)  # the one reading of the question's text
         hits = self.retriever.search(
             channel,
             question,
@@ -172,28 +176,28 @@ class PaperTrail(Indexing):
         # a figure a domain works out from statement rows is answered, and checked, in
         # code whatever the generator: its rows join the hits only then
         asked = [d for d in docs.values() if doc_ids is None or d.doc_id in doc_ids]
-        rows = self._rows_for(channel, question, hits, asked)
-        worked = self.calculator.figure(question, rows) if rows is not None else None
-        if worked is not None and worked.calculation is not None:
+        rows = self._rows_for(channel, ask, hits, asked)
+        worked = self.calculator.figure(ask, rows) if rows is not None else None
+        if worked is not None:
             hits, draft = rows, worked
         else:
-            draft = self.generator.generate(question, hits)
-        # a model's figure must be stated for what was asked; offline answers are quotes
-        # the answerer chose for the question, judged as quotes
-        asked = question if draft.mode != "extractive" else ""
+            draft = self.generator.generate(ask, hits)
+        embedder = self.embedder
         if draft.calculation is not None:  # every operand re-read, the arithmetic redone
-            calc, off = draft.calculation, self.settings.without
+            off = self.settings.without
             checked = verify_calculation(
-                draft.text, calc, hits, embedder=self.embedder, without=off
+                draft.text, draft.calculation, hits, embedder=embedder, without=off
             )
-        else:
+        else:  # a model's figures must be stated for what was asked; quotes are quotes
+            asked = ask if draft.mode != "extractive" else ""
             checked = verify_answer(
-                draft.text,
-                hits,
-                embedder=self.embedder,
-                question=asked,
-                without=self.settings.without,
+                draft.text, hits, embedder=embedder, question=asked, without=self.settings.without
             )
+        notes = draft.notes
+        if draft.by == "quote" and not checked.refusal:  # ... that must state what was asked
+            about = {i: _about(d) for i, d in docs.items()}  # a document's names are context
+            checked, closest = closest_if_off_question(ask, checked, about)
+            notes += closest
         snippets = ()
         if render and checked.citations:
             snippets = tuple(self.render(channel, checked.citations))
@@ -207,23 +211,21 @@ class PaperTrail(Indexing):
             mode=draft.mode,
             hits=tuple(hits),
             snippets=snippets,
-            notes=draft.notes,
+            notes=notes,
             unsupported=checked.unsupported,
             calculation=draft.calculation,
+            by=draft.by if checked.citations or draft.calculation else "",
         )
 
     def _rows_for(
-        self, channel: str, question: str, hits: list[Hit], documents: list[Document]
+        self, channel: str, ask: Ask, hits: list[Hit], documents: list[Document]
     ) -> list[Hit] | None:
-        """The excerpts to work out a figure from, when a domain reads ``question`` to ask
-        for one (else None): the ranked ones of the document the question names, then the
-        rest of their pages and every chunk of the sections the terms are read from (a
-        ratio needs rows of two statements that one search rarely brings together, and a
-        table's headings may open its page), at most ``SECTION_HITS`` more. Only the
-        domains of the channel's documents are asked.
-        """
+        """The excerpts to work out a figure from, when a domain of the channel's documents
+        reads ``ask`` to ask for one (else None): the ranked ones of the document it names,
+        then the rest of their pages and the sections the terms are read from (a ratio needs
+        rows of two statements; a table's headings may open its page), ``SECTION_HITS`` more."""
         names = {d.identity.domain for d in documents if d.identity}
-        metrics = [m for d in self.domains if d.name in names and (m := d.metric(question))]
+        metrics = [m for d in self.domains if d.name in names and (m := d.metric(ask))]
         if not hits or not metrics:
             return None  # no figure to work out
         # the document the question names (else the best-ranked one): a channel of
@@ -232,12 +234,12 @@ class PaperTrail(Indexing):
         found_in = dict.fromkeys(h.chunk.doc_id for h in hits)
         # one the search missed counts only when the question names it plainly
         named = [
-            d for d in documents if d.doc_id not in found_in and named_in(question, d.identity) >= 1
+            d for d in documents if d.doc_id not in found_in and named_in(ask, d.identity) >= 1
         ]
         ranked = [(i, _identity(docs, i)) for i in found_in] + [
             (d.doc_id, d.identity) for d in named
         ]
-        doc_id = most_named(question, ranked)
+        doc_id = most_named(ask, ranked)
         hits = [h for h in hits if h.chunk.doc_id == doc_id]
         seen = {(h.chunk.doc_id, h.chunk.index) for h in hits}
         # the rest of each page the search found in that document (a table's headings
@@ -291,6 +293,11 @@ class PaperTrail(Indexing):
             zoom=settings.render_zoom,
             max_width=settings.max_image_width,
         )
+
+
+def _about(doc: Document) -> str:
+    """What a document says it is: its title, issuer and short names ("" when unknown)."""
+    return " ".join((i.title, i.issuer, *i.aliases)) if (i := doc.identity) else ""
 
 
 def _identity(docs: dict[str, Document], doc_id: str):

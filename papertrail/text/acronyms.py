@@ -1,7 +1,7 @@
 """Where a text spells out an acronym: "National Atmospheric Research Laboratory (NARL)".
 
-``asked_acronym`` reads the acronym a question asks to be spelled out ("What
-does NARL stand for?", "the full form of GDP"); ``expansions`` finds the long
+Which acronym a question asks to be spelled out is ``text.ask``'s (``Ask.acronym``);
+``expansions`` finds the long
 forms a text defines for it, in either order ("Long Form (LF)" or "LF (Long
 Form)") or in words ("LF stands for Long Form"), matched letter by letter as
 Schwartz and Hearst (2003) do: each letter of the acronym, last to first, is
@@ -17,33 +17,12 @@ from papertrail.text.sentences import normalize
 
 # An acronym: 2-10 letters or digits with at least two capitals ("NARL", "DoS", "GPT4")
 _TOKEN = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9&-]{1,9}(?![\w-])")
-# How a question asks for an acronym to be spelled out
-_ASKS = re.compile(
-    r"\bstands?\s+for\b|\bfull\s+(?:form|name)\b|\bexpansion\b|\bshort\s+for\b"
-    r"|\b(?:acronym|abbreviation)\b|\bspelled\s+out\b",
-    re.I,
-)
-# Questions that mention an acronym but ask something else: a count, a place, yes or no
-_OTHER = re.compile(
-    r"^(?:(?:according to|in|from|based on)\b[^,?]*,\s*)?"
-    r"(?:how\s+(?:many|much|often|long)|when|where|why|is|are|was|were|does|do|did|can|has)\b",
-    re.I,
-)
 _SMALL = frozenset("of and for the in on to at by with a an & de".split())
 MAX_EXTRA_WORDS = 5  # a long form has at most the acronym's letters plus this many words
 
 
 def _is_acronym(token: str) -> bool:
     return sum(c.isupper() for c in token) >= 2 and not token.isdigit()
-
-
-def asked_acronym(question: str) -> str | None:
-    """The acronym ``question`` asks to be spelled out, or None ("How many times does the
-    acronym RAG appear?" asks no such thing)."""
-    if not _ASKS.search(question) or _OTHER.match(question.strip()):
-        return None
-    found = [t for t in _TOKEN.findall(question) if _is_acronym(t)]
-    return found[0] if len(found) == 1 else None  # two acronyms: which one is asked?
 
 
 def _matches(short: str, long: str) -> bool:

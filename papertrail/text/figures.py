@@ -194,3 +194,18 @@ def figure_in(fig: Figure, numbers: list[Number]) -> bool:
             if any(same(n.value * f, fig.value, last) for f in factors):
                 return True
     return False
+
+
+# "section 5.4", "Table 2", "Eq. (3)": a number that names a part of the document, no amount
+_REFERENCE = re.compile(
+    r"\b(?:sections?|tables?|fig(?:ure)?s?\.?|eq(?:uation)?s?\.?|chapters?|pages?|appendix"
+    r"|steps?|lines?|rows?|columns?|items?|notes?)\s*\(?\d+(?:\.\d+)*\)?",
+    re.I,
+)
+
+
+def states_amount(text: str) -> bool:
+    """Whether ``text`` states an amount: a figure, or a number written out ("six layers"),
+    other than a number naming a part of the document ("section 5.4", "Table 2")."""
+    text = _REFERENCE.sub(" ", text)
+    return bool(claim_figures(text)) or any(n.spelled for n in excerpt_numbers(text))

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 
 from papertrail.protocols import Domain
 from papertrail.text import periods
-from papertrail.types import Chunk, Identity
+from papertrail.text.ask import as_ask
+from papertrail.types import Ask, Chunk, Identity
 
 OPENING_CHARS = 4000  # opening characters of a document read as its self-description
 OPENING_PAGES = 2  # ... taken from at most this many first pages
@@ -141,14 +142,16 @@ def identify(name: str, chunks: Sequence[Chunk], domains: Sequence[Domain] = ())
     lines = _opening_lines(chunks)
     text = "\n".join(line for line, _ in lines)
     found: dict[str, object] = {"title": title(text, [h for _, h in lines])}
+    named_for = None  # how the domain that recognises it names a fiscal year
     for domain in domains:
         extra = domain.recognise(text)
         if extra is not None:
             found |= {k: v for k, v in extra.items() if v} | {"domain": domain.name}
+            named_for = domain.fiscal_year
             break
     pages = sorted({c.page for c in chunks})[:BODY_PAGES]
     body = " ".join(c.text for c in chunks if c.page in pages)
-    c = periods.covered(name, text, body)
+    c = periods.covered(name, text, body, named_for)
     return Identity(
         title=str(found.get("title", "")),
         issuer=str(found.get("issuer", "")),
@@ -197,21 +200,22 @@ def passages(chunks: Sequence[Chunk], identity: Identity | None) -> list[str]:
     return [c.text if identity is None else in_context(c, identity) for c in chunks]
 
 
-def named_in(question: str, identity: Identity | None) -> float:
-    """How plainly ``question`` names this document: the share of its issuer's words it
+def named_in(ask: Ask | str, identity: Identity | None) -> float:
+    """How plainly ``ask`` names this document: the share of its issuer's words it
     uses ("Coca Cola" for "The Coca-Cola Company"), one more for a trading symbol or
     short name it gives, a half for the fiscal year it covers. 0 without an identity."""
     if identity is None:
         return 0.0
-    asked = {w.casefold() for w in _LETTERS.findall(question)}
+    ask = as_ask(ask)
+    asked = {w.casefold() for w in _LETTERS.findall(ask.text)}
     issuer = {w.casefold() for w in _LETTERS.findall(identity.issuer)} - _LEGAL
     score = len(issuer & asked) / len(issuer) if issuer else 0.0
     score += any(a.casefold() in asked for a in identity.aliases if len(a) > 1)
-    years = {int(y) for y in re.findall(r"(?<!\d)(?:19|20)\d\d(?!\d)", question)}  # FY2017 too
-    return score + 0.5 * (identity.fiscal_year in years)
+    return score + 0.5 * (identity.fiscal_year in ask.years)
 
 
-def most_named(question: str, ranked: Sequence[tuple[str, Identity | None]]) -> str:
-    """The id of the document ``question`` names most plainly (``named_in``) among
+def most_named(ask: Ask | str, ranked: Sequence[tuple[str, Identity | None]]) -> str:
+    """The id of the document ``ask`` names most plainly (``named_in``) among
     ``ranked`` (id, identity) pairs, best-ranked first; the first on a tie."""
-    return max(enumerate(ranked), key=lambda e: (named_in(question, e[1][1]), -e[0]))[1][0]
+    ask = as_ask(ask)
+    return max(enumerate(ranked), key=lambda e: (named_in(ask, e[1][1]), -e[0]))[1][0]

@@ -22,25 +22,16 @@ languages other than English.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
+Named = Callable[[date], int]  # the end of a fiscal year -> the year it is named for
 _YEAR = r"(?:19|20)\d\d"
-_MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
+_MONTHS = "january february march april may june july august september october november december"
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE = rf"({_MONTH})\s+(\d{{1,2}}),?\s+({_YEAR})"
-_ORDINAL = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "1st": 1,
-    "2nd": 2,
-    "3rd": 3,
-    "4th": 4,
-}
+_ORDINAL = dict(first=1, second=2, third=3, fourth=4) | {"1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _ORD = r"(first|second|third|fourth|1st|2nd|3rd|4th)"
 _FY = r"(?:fy\s?'?|fiscal\s+(?:year\s+)?)"
 _Y = r"((?:19|20)?\d\d)"  # a year, maybe short ("FY23")
@@ -54,26 +45,19 @@ _LABELS = (  # (pattern, group of the quarter, group of the year)
     (re.compile(rf"\b([1-4])q\s*(?:{_FY}{_Y}|({_YEAR}))\b", re.I), 1, (2, 3)),
 )
 _FISCAL_YEAR = re.compile(rf"\b{_FY}{_Y}\b", re.I)
-_ENDED = re.compile(
-    rf"\b(fiscal year|year|quarterly period|quarter|period|(?:three|six|nine|twelve) months)s?"
-    rf"\s+ended\s+{_DATE}",
-    re.I,
-)
+_ENDED = re.compile(rf"\b(fiscal year|year|quarterly period|quarter|period|(?:three|six|nine|"
+                    rf"twelve) months)s?\s+ended\s+{_DATE}", re.I)  # fmt: skip
 _ANY_DATE = re.compile(rf"\b{_DATE}", re.I)
 _NAME_PERIOD = re.compile(rf"(?<!\d)({_YEAR})(?:[ _-]?Q([1-4]))?(?!\d)", re.I)
 
 COVER_CHARS = 1500  # a cover page states the period it covers near its top
 OUTLOOK = 0.3  # a report of the year before the asked one: guidance, never actuals
 CALENDAR = 0.8  # a period matched by its calendar name, not the issuer's label
-LATEST_WORDS = re.compile(
-    r"\b(?:latest|most recent|newest|last (?:report|filing|quarter|call|year)|current quarter)\b",
-    re.I,
-)
-_LAST_N = re.compile(
-    r"\b(?:last|past|previous|latest|recent)\s+(two|three|four|five|six|\d)\s+"
-    r"(?:fiscal\s+)?(quarters|years|reports|filings|calls|documents)\b",
-    re.I,
-)
+LATEST_WORDS = re.compile(r"\b(?:latest|most recent|newest|last (?:report|filing|quarter|call|year)"
+                          r"|current quarter)\b", re.I)  # fmt: skip
+_LAST_N = re.compile(r"\b(?:last|past|previous|latest|recent)\s+(two|three|four|five|six|\d)"
+                     r"\s+(?:fiscal\s+)?(quarters|years|reports|filings|calls|documents)\b",
+                     re.I)  # fmt: skip
 _COUNT = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
@@ -115,8 +99,7 @@ class Asked:
 
 
 def _year(text: str) -> int:
-    y = int(text)
-    return y + 2000 if y < 100 else y
+    return int(text) + (2000 if int(text) < 100 else 0)
 
 
 def _quarter(raw: str) -> int:
@@ -124,7 +107,7 @@ def _quarter(raw: str) -> int:
 
 
 def _iso(month: str, day: str, year: str) -> str:
-    m = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(month[:3].casefold()))
+    m = next(i for i, n in enumerate(_MONTHS.split(), 1) if n.startswith(month[:3].casefold()))
     try:
         return date(int(year), m, int(day)).isoformat()
     except ValueError:
@@ -169,9 +152,11 @@ def fiscal_quarter(body: str) -> Period:
     return max(seen, key=lambda p: (seen[p], p.year or 0)) if seen else Period()
 
 
-def covered(name: str, opening: str, body: str = "") -> Covered:
+def covered(name: str, opening: str, body: str = "", named_for: Named | None = None) -> Covered:
     """The period a document covers, from its opening text (and, for a quarterly report
-    whose cover gives only an end date, its ``body``); the file name is a fallback."""
+    whose cover gives only an end date, its ``body``); the file name is a fallback. A
+    fiscal year is named for the year it ends in, or as ``named_for(end)`` says (a
+    domain's calendar, ``Domain.fiscal_year``)."""
     fiscal = label(opening)
     calendar, end = Period(), ""
     m = _ENDED.search(opening[:COVER_CHARS])
@@ -184,9 +169,8 @@ def covered(name: str, opening: str, body: str = "") -> Covered:
                 calendar = Period(d.year if d.month >= 7 else d.year - 1)
             else:
                 calendar = Period(d.year, (d.month - 1) // 3 + 1)
-            if fiscal.year is None and annual:  # the usual name of a fiscal year: the year it
-                # ends in, or the one before for a 52/53-week year ending in early January
-                fiscal = Period(d.year - 1 if (d.month, d.day) <= (1, 7) else d.year)
+            if fiscal.year is None and annual:  # the name of a fiscal year, by its end
+                fiscal = Period(named_for(d) if named_for else d.year)
     if not end:  # the document's own date (a call, a release, a current report)
         first = _ANY_DATE.search(opening)
         end = _iso(first.group(1), first.group(2), first.group(3)) if first else ""
@@ -280,9 +264,8 @@ def match(doc: Covered, want: Period) -> float:
 
 def of_fields(fiscal_year, fiscal_quarter, calendar_year, calendar_quarter, end: str) -> Covered:
     """A ``Covered`` from the flat fields a document's identity stores."""
-    return Covered(
-        Period(fiscal_year, fiscal_quarter), Period(calendar_year, calendar_quarter), end
-    )
+    fiscal, calendar = Period(fiscal_year, fiscal_quarter), Period(calendar_year, calendar_quarter)
+    return Covered(fiscal, calendar, end)
 
 
 def shown(c: Covered) -> str:
@@ -297,3 +280,21 @@ def shown(c: Covered) -> str:
     if c.end:
         parts.append(f"(as of {c.end})" if parts else f"as of {c.end}")
     return " ".join(parts)
+
+
+_NAMED_Q = re.compile(rf"\b(?:q([1-4])|([1-4])q|{_ORD}\s+(?:fiscal\s+)?quarter)", re.I)
+_NAMED_H = re.compile(r"\b(?:h([12])|(first|second|1st|2nd)\s+half)\b", re.I)
+_NAMED_Y = re.compile(rf"(?<![\d.,$])(?:fy|cy|{_FY})?({_YEAR})(?!\d|,\d|\.\d)", re.I)
+_SHORT_FY = re.compile(r"\bfy\s?'?(\d\d)\b|\bq[1-4]\s?'(\d\d)\b", re.I)  # FY23, Q3 '23
+
+
+def named(text: str) -> dict[str, frozenset[int]]:
+    """The years, quarters and halves ``text`` names, ``{"year": {2022}, "quarter": {3}}``:
+    "2023", "FY23", "fiscal 2023", "Q3", "3Q", "third quarter", "H1", "first half"; an
+    amount ("$2,023") is no year. Fiscal and calendar years are not told apart."""
+    years = {int(m.group(1)) for m in _NAMED_Y.finditer(text)}
+    years |= {2000 + int(m.group(1) or m.group(2)) for m in _SHORT_FY.finditer(text)}
+    quarters = {_quarter(m.group(1) or m.group(2) or m.group(3)) for m in _NAMED_Q.finditer(text)}
+    halves = {_quarter(m.group(1) or m.group(2)) for m in _NAMED_H.finditer(text)}
+    found = (("year", years), ("quarter", quarters), ("half", halves))
+    return {kind: frozenset(v) for kind, v in found if v}

@@ -1,4 +1,4 @@
-"""Whether a claim with figures is stated for what the question asked.
+"""Whether an answer states what the question asked, not only something an excerpt says.
 
 The judge asks whether an excerpt states a claim; a claim offered as the
 answer to a question also carries what the question asked about. "The big
@@ -8,26 +8,40 @@ English-to-French), but it does not answer a question about English-to-German;
 ``on_question`` turns such a verdict round for claims with figures (words
 alone are judged by meaning already). It only uses the judge's public
 ``coverage``; it does not judge a claim itself.
+
+``closest_if_off_question`` asks the same of a quote (the offline answers):
+the cited excerpt's sentence, with the one before it and its heading, must
+hold what the question asks about (``ON_QUESTION`` of the words of a part of
+it), a figure when it asks for a quantity, and the year it names; a quote never
+answers yes or no. An answer
+none of whose citations does is no answer: it becomes the refusal, its quotes
+shown as the closest passages, which may not answer. The question is the
+``Ask`` read once (``text.ask``); nothing here reads its text again.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 
+from papertrail.settings import REFUSAL
+from papertrail.text.ask import MEASURES, as_ask
 from papertrail.text.coverage import coverage
-from papertrail.text.figures import claim_figures, excerpt_numbers, figure_in
-from papertrail.text.words import content_words
+from papertrail.text.figures import claim_figures, excerpt_numbers, figure_in, states_amount
+from papertrail.text.periods import named
+from papertrail.types import Ask, Citation
 from papertrail.verify.evidence import row_with_header, units
 from papertrail.verify.judge import Judgement
 
 ON_QUESTION = 0.5  # share of a question part's words the sentence holding a figure must hold
-_PARTS = re.compile(
-    r"\s*(?:\band\b|;|:|\?|\.(?!\d)|,\s*(?=how|what|which|who|when|where|why)\b)\s*", re.I
-)
+MAY_NOT_ANSWER = "Closest passage (may not answer)"
+_MEASURE = re.compile(rf"\b(?:{'|'.join(sorted(MEASURES))})\b", re.I)
 
 
-def on_question(claim: str, question: str, v: Judgement, text: str, context: str = "") -> Judgement:
+def on_question(
+    claim: str, question: Ask | str, v: Judgement, text: str, context: str = ""
+) -> Judgement:
     """A supported claim with figures, offered as the answer to ``question``, must be
     stated for what the question asks: for each figure, some sentence or table row of
     the excerpt (``text``) holding it (with its column headings and the sentence
@@ -40,7 +54,7 @@ def on_question(claim: str, question: str, v: Judgement, text: str, context: str
     figures = claim_figures(claim)
     if not (question and v.supported and figures):
         return v
-    parts = [p for p in _PARTS.split(question) if content_words(p)] or [question]
+    parts = [q.body for q in as_ask(question).questions]
     names = [
         w
         for p in parts
@@ -76,3 +90,79 @@ def on_question(claim: str, question: str, v: Judgement, text: str, context: str
                 )
                 return replace(v, supported=False, reason=why)
     return v
+
+
+def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
+    """Why the cited sentence ``c`` does not state what ``ask`` asks, or None when it does:
+    its excerpt's supporting sentence (with the one before it and the heading above) must
+    hold ``ON_QUESTION`` of the words of some part of the question, a figure when a
+    quantity is asked, and a year the question names. ``about`` is what the cited
+    document says it is (its title, issuer, short names): context, like its file name."""
+    if c.chunk is None:
+        return "it cites no excerpt"
+    if ask.kind == "yes-no":  # a quote shows the evidence; it cannot say yes or no
+        return "a quoted sentence does not say yes or no"
+    text = c.chunk.text
+    said = c.evidence.text if c.evidence else c.sentence
+    at = text.find(said)
+    spans = [(a, b) for a, b, _ in units(text)]
+    i = next((k for k, (a, b) in enumerate(spans) if a <= at < b), None) if at >= 0 else None
+    before = text[slice(*spans[i - 1])] if i else ""  # it often names what a paragraph is about
+    held = f"{before} {said} {c.sentence}"
+    context = f"{c.chunk.doc_name.rsplit('.', 1)[0]} {c.chunk.section} {about}"
+    context += " " + " ".join(_abbreviated(ask.asking, f"{held} {context}"))
+    # a figure is the "amount", "number" or "rate" asked: those words need not be said
+    framed = (lambda t: _MEASURE.sub(" ", t)) if states_amount(c.sentence) else str
+    shares = [coverage(framed(q.asking), held, context) for q in ask.questions]
+    share, lack = max(shares, key=lambda s: s[0])
+    if share < ON_QUESTION:
+        return f"it does not say what was asked (lacks {', '.join(lack[:3])})"
+    if ask.kind == "figure" and not states_amount(c.sentence):
+        return "it states no figure, and a figure was asked"
+    years = set(ask.years)
+    if years and not years & named(f"{held} {context}").get("year", frozenset()):
+        return f"it does not say it is for {', '.join(map(str, sorted(years)))}"
+    return None
+
+
+def _abbreviated(asking: str, text: str) -> list[str]:
+    """The question's abbreviations whose capitals are the initials of consecutive
+    capitalised words of ``text`` ("JnJ", "J&J" for "Johnson & Johnson", "GE" for
+    "General Electric"): the long form says them."""
+    initials = "".join(w[0].lower() for w in re.findall(r"\b[A-Z][\w'-]*", text))
+    out = []
+    for w in re.findall(r"\b[A-Za-z&]*[A-Z][A-Za-z&]*[A-Z][A-Za-z&]*\b", asking):
+        caps = "".join(ch.lower() for ch in w if ch.isupper())
+        if 2 <= len(caps) <= 5 and len(w) <= 6 and caps in initials:
+            out.append(w)
+    return out
+
+
+def closest_if_off_question(ask: Ask, checked, about: Mapping[str, str] | None = None):
+    """(``checked``, notes): as it is when one of its citations states what ``ask`` asks
+    (``off_question``); else the refusal, its citations dropped with the reason, and
+    notes that show each quote (those ``on_question`` dropped too) as the closest
+    passage, which may not answer. ``about``: per document id, what it says it is."""
+    about = about or {}
+    why = [
+        off_question(ask, c, about.get(c.chunk.doc_id, "") if c.chunk else "")
+        for c in checked.citations
+    ]
+    if any(w is None for w in why):
+        return checked, ()
+    shown = [c for c in (*checked.citations, *checked.dropped) if c.chunk is not None]
+    if not shown:
+        return checked, ()
+    notes = tuple(
+        f'{MAY_NOT_ANSWER} ({c.chunk.doc_name}, page {c.chunk.page}): "{c.sentence}"'
+        for c in dict.fromkeys(shown)
+    )
+    off = tuple(
+        replace(c, supported=False, reason=f"it may not answer: {w}")
+        for c, w in zip(checked.citations, why, strict=True)
+    )
+    moved = replace(
+        checked, text=REFUSAL, citations=(), dropped=checked.dropped + off, refusal=True,
+        grounded=True, unsupported=(),
+    )  # fmt: skip
+    return moved, notes

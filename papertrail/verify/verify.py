@@ -25,7 +25,7 @@ from papertrail.protocols import Embedder
 from papertrail.settings import REFUSAL
 from papertrail.text.coverage import coverage
 from papertrail.text.sentences import strip_markers
-from papertrail.types import Citation, Hit, Unsupported
+from papertrail.types import Ask, Citation, Hit, Unsupported
 from papertrail.verify.claims import (
     Copied,
     document_brackets,
@@ -66,7 +66,7 @@ def judge_pairs(
     hits: Sequence[Hit],
     pairs: Sequence[tuple[int, int]],
     embedder: Embedder | None,
-    question: str = "",
+    question: Ask | str = "",  # read once (``text.ask``); "" for no question
     without: Sequence[str] = (),
 ) -> dict[tuple[int, int], Judgement]:
     """Verdicts for (claim index, 1-based hit) pairs; one embedding call at most. Checks
@@ -124,7 +124,7 @@ def verify_answer(
     *,
     embedder: Embedder | None = None,
     refusal: str = REFUSAL,
-    question: str = "",
+    question: Ask | str = "",  # read once (``text.ask``); "" for no question
     without: Sequence[str] = (),
 ) -> VerifiedText:
     """Judge every (claim, cited excerpt) pair of ``text``; keep, move or drop each citation,

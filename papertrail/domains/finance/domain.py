@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 
 from papertrail.domains.finance import metrics, terms
-from papertrail.types import Chunk, Metric
+from papertrail.types import Ask, Chunk, Metric
 
 TITLE_CHARS = 600  # a cover page says what the document is within its first lines
 
@@ -95,6 +96,7 @@ class Finance:
     """The finance domain (see the module docstring)."""
 
     name = "finance"
+    amounts = frozenset("revenue revenues income sales cash earnings ebitda eps".split())
 
     def recognise(self, opening: str) -> dict[str, object] | None:
         head = opening[:TITLE_CHARS]
@@ -122,6 +124,11 @@ class Finance:
                 out["title"] = f"{issuer}, {kind}"
         return out
 
+    def fiscal_year(self, end: date) -> int:
+        # the year it ends in, or the one before for a 52/53-week year ending in early
+        # January (a retailer's year ending on January 1, 2023 is its fiscal 2022)
+        return end.year - 1 if (end.month, end.day) <= (1, 7) else end.year
+
     def clean(self, question: str) -> str:
         return terms.strip_instructions(question)
 
@@ -134,5 +141,5 @@ class Finance:
     def section_rows(self, chunks: Sequence[Chunk]) -> dict[str, list[int]]:
         return terms.statement_rows(chunks)
 
-    def metric(self, question: str) -> Metric | None:
-        return metrics.metric(question)
+    def metric(self, ask: Ask) -> Metric | None:
+        return metrics.metric(ask.text, defined=ask.defined)

@@ -205,8 +205,27 @@ _ADJUSTED = re.compile(r"(?<!un)adjusted\b")
 _ASKS = re.compile(r"[^?]*\?")  # the asking sentence: up to its question mark
 
 
-def metric(question: str) -> Metric | None:
-    """The metric ``question`` asks to work out or look up, for its fiscal years, or None."""
+def _defined(formula: str, low: str) -> tuple[str, str, Build, bool, bool] | None:
+    """The spec of a ratio the question defines itself ("... is defined as: A / B"), when
+    both A and B name line items (an "average" one over the year and the one before)."""
+    sides = [x.strip(" ()") for x in re.split(r"\s*[/÷]\s*", formula.casefold())]
+    rows = [next((r for p, r in _ITEMS if re.search(p, side)), None) for side in sides]
+    if len(sides) != 2 or None in rows:
+        return None
+    avg = [bool(_AVERAGE.search(side)) for side in sides]
+    named = re.search(r"([a-z][\w&%' -]{2,60}?)\s+(?:is|are)?\s*defined as", low)
+    name = named.group(1).strip() if named else f"{rows[0]} to {rows[1]} ratio"
+
+    def build(t: _Terms, y: int) -> str:
+        a, b = (_avg(t, r, y) if v else t(r, y) for r, v in zip(rows, avg, strict=True))
+        return f"{a} / {b}"
+
+    return ("", name, build, False, False)
+
+
+def metric(question: str, defined: str = "") -> Metric | None:
+    """The metric ``question`` asks to work out or look up, for its fiscal years, or None;
+    ``defined`` is the formula the question gives a ratio of its own (``Ask.defined``)."""
     asking = " ".join(_ASKS.findall(question)) or question
     low = " ".join(asking.casefold().replace("&", " & ").split())
     years = sorted({int(m.group(1)) for m in _YEAR.finditer(asking)})
@@ -216,6 +235,8 @@ def metric(question: str) -> Metric | None:
     if (_YES_NO.match(low) and not _SIGN.search(low)) or _ADJUSTED.search(low):
         return None  # a yes/no question, or a company's own adjusted figure
     spec = next((m for m in _METRICS if re.search(m[0], low)), None)
+    if spec is None and defined:  # a ratio in the question's own words, worked out alike
+        spec = _defined(defined, " ".join(question.casefold().split()))
     share = _SHARE.search(low)
     if spec is None and share:  # a line item as a share of revenue ("D&A % margin")
         row = next((r for p, r in _ITEMS if re.search(p, low[: share.start()])), None)

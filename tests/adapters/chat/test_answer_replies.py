@@ -37,3 +37,14 @@ def test_an_ungrounded_answer_carries_its_warning_not_marks():
     text = "Training took 12 days."
     reply = answer_reply(answer(text, (Unsupported(text, len(text) - 1),), grounded=False))
     assert reply.text == text and UNGROUNDED in reply.warnings
+
+
+def test_the_footer_says_how_sure_the_checker_is_in_words():
+    sure = Citation(1, 1, "The model uses 8 heads.", CHUNK, True, "ok", level="verified")
+    partly = Citation(2, 1, "It has heads.", CHUNK, True, "ok", level="partly supported")
+    both = answer_reply(answer("The model uses 8 heads [1]. It has heads [2].", (), (sure, partly)))
+    assert "2 citations: 1 verified, 1 partly supported" in both.footer
+    one = answer_reply(answer("It has heads [1].", (), (partly,)))
+    assert "1 citation: 1 partly supported" in one.footer and "0 verified" not in one.footer
+    plain = answer_reply(answer("The model uses 8 heads [1].", (), (sure,)))
+    assert "1 citation verified" in plain.footer

@@ -129,3 +129,34 @@ def test_net_income_is_the_shareholders_share_when_the_statement_splits_it():
     calc = calculate(metric("What was FY2020 net income, in USD millions?"), found, KNOWN)
     assert calc.operands[0].label == "Consolidated net income attributable to Walmart"
     assert calc.result == "$14,881 million"
+
+
+def test_a_ratio_the_question_defines_in_its_own_words_is_worked_out_like_a_named_one():
+    from papertrail.answer.extractive import ExtractiveGenerator
+    from papertrail.verify.computed import verify_calculation
+
+    question = (
+        "What is the FY2019 cash conversion ratio? Cash conversion ratio is defined as: "
+        "net income / operating income. Round your answer to two decimal places."
+    )
+    found = hits(INCOME, BALANCE, BALANCE_MORE)
+    draft = ExtractiveGenerator(domains=KNOWN).generate(question, found)
+    assert draft.by == "finance metric" and draft.calculation is not None
+    assert [(o.label, o.cell) for o in draft.calculation.operands] == [
+        ("Net income", "1,503"),
+        ("Operating income", "1,607"),
+    ]
+    assert draft.calculation.result == "0.94"  # 1,503 / 1,607
+    assert "cash conversion ratio" in draft.text
+    assert verify_calculation(draft.text, draft.calculation, found).citations  # operands checked
+    # an operand the statements do not hold: no figure worked out, none made up
+    other = question.replace("operating income", "accounts receivable")
+    assert ExtractiveGenerator(domains=KNOWN).generate(other, found).calculation is None
+
+
+def test_a_defined_ratio_needs_both_operands_named_as_line_items():
+    assert metric("What is FY2019 X? X is defined as: foo / bar.", defined="foo / bar") is None
+    m = metric("What is FY2019 X? X is defined as: net income / total assets.",
+               defined="net income / total assets")  # fmt: skip
+    assert m is not None and m.formula == "{0} / {1}"
+    assert [(t.name, t.year) for t in m.terms] == [("net income", 2019), ("total assets", 2019)]

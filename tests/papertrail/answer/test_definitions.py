@@ -1,9 +1,16 @@
 """A question asking how a document defines a term gets the definition it gives."""
 
-from papertrail.answer.definitions import asked_term, definition_answer
+from papertrail.answer.definitions import definition_answer
 from papertrail.answer.extractive import ExtractiveGenerator
+from papertrail.text.ask import read
 from papertrail.types import Chunk, Hit
 from papertrail.verify.verify import verify_answer
+
+
+def asked_term(question: str) -> str | None:
+    """What the question reads as (``Ask.term``), None when it asks no such thing."""
+    return read(question).term or None
+
 
 SLIDE = (
     "Law of good Gestalt. Elements of objects tend to be perceptually grouped together if "

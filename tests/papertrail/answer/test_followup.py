@@ -26,6 +26,26 @@ INCOME = "What was Amazon's net income in 2017?"
             "And the big model?",
             "What BLEU score does the big model get on English-to-German?",
         ),
+        (  # the language pair is replaced, not added beside the old one
+            "What BLEU did the big model get on English-to-German?",
+            "And on English-to-French?",
+            "What BLEU did the big model get on English-to-French?",
+        ),
+        (  # the period is replaced
+            "What was the operating margin in 2020?",
+            "What about 2021?",
+            "What was the operating margin in 2021?",
+        ),
+        (  # the model is replaced after a preposition too
+            "How many attention heads does the base model use?",
+            "And for the big model?",
+            "How many attention heads does the big model use?",
+        ),
+        (  # nothing in the question stands for it: the phrase is added
+            "How many identical layers are in the encoder stack?",
+            "And in the big model?",
+            "How many identical layers are in the encoder stack in the big model?",
+        ),
         (
             "What is the dimension of the feed-forward layer?",
             "What is its output dimension?",

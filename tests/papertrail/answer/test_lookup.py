@@ -1,9 +1,16 @@
 """Answers looked up where a document lists them: the name beside a code, a long form."""
 
 from papertrail.answer.extractive import ExtractiveGenerator
-from papertrail.answer.lookup import asked_code, field_answer, lookup_answer
+from papertrail.answer.lookup import field_answer, lookup_answer
+from papertrail.text.ask import read
 from papertrail.types import Chunk, Hit, Rect
 from papertrail.verify.verify import verify_answer
+
+
+def asked_code(question: str) -> str | None:
+    """What the question reads as (``Ask.code``), None when it asks no such thing."""
+    return read(question).code or None
+
 
 # A listing as the text layer gives it: one printed line per row, list number first
 ROWS = [

@@ -214,3 +214,32 @@ def _documents(pt, tmp_path, name):
 
     doc = tmp_path / ("docs" if name == "docs" else "paper.pdf")
     return pt.store.documents(channel_of(doc.resolve(), opaque=True))
+
+
+def test_each_rule_is_counted_and_without_switches_one_off(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PAPERTRAIL_EVAL_DIR", str(tmp_path / "cache"))
+    data, _ = write_set(tmp_path)
+    out = tmp_path / "out.json"
+    run_eval(args(data, out, mode="extractive"), Settings(), pipeline=pipeline(tmp_path))
+    with_all = capsys.readouterr().out
+    items = json.loads(out.read_text())["items"]
+    assert {i["by"] for i in items} == {"quote"} and all(i["source"] == "" for i in items)
+    assert "answerers, " in with_all
+    assert "\nquote " in with_all
+    # the same set with the quoting rule switched off: nothing answers, and it says so
+    embedder = HashEmbedder()
+    settings = Settings(data_dir=tmp_path / "idx2", without=("quote",))
+    off = PaperTrail(settings, embedder=embedder, store=ChromaStore.ephemeral(model=embedder.name))
+    run_eval(args(data, out, mode="extractive"), settings, pipeline=off)
+    without = capsys.readouterr().out
+    assert {i["by"] for i in json.loads(out.read_text())["items"]} == {""}
+    assert "\nquote " not in without and "\nrefused " in without
+
+
+def test_without_is_repeatable_on_the_command_line():
+    from papertrail.cli.main import build_parser
+
+    parsed = build_parser().parse_args(
+        ["eval", "qa.jsonl", "--mode", "extractive", "--without", "quote", "--without", "lookup"]
+    )
+    assert parsed.without == ["quote", "lookup"]

@@ -2,7 +2,14 @@
 
 import pytest
 
-from papertrail.text.acronyms import asked_acronym, expansions
+from papertrail.text.acronyms import expansions
+from papertrail.text.ask import read
+
+
+def asked_acronym(question: str) -> str | None:
+    """What the question reads as (``Ask.acronym``), None when it asks no such thing."""
+    return read(question).acronym or None
+
 
 TEXT = (
     "21 National Atmospheric Research Laboratory (NARL) NARL at Gadanki, an autonomous "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from papertrail.domains import KNOWN
 from papertrail.text.periods import (
     CALENDAR,
     OUTLOOK,
@@ -24,8 +25,10 @@ def test_a_document_period_from_its_label_its_end_date_else_its_file_name():
     assert q == Covered(Period(), Period(2023, 3), "2023-07-01")  # its calendar quarter
     year = covered("r.pdf", "ANNUAL REPORT For the fiscal year ended January 31, 2020, or")
     assert year == Covered(Period(2020), Period(2019), "2020-01-31")  # mostly calendar 2019
-    weeks = covered("r.pdf", "For the fiscal year ended January 1, 2023")
-    assert weeks.fiscal == Period(2022)  # a 52/53-week year ending in early January
+    weeks = "For the fiscal year ended January 1, 2023"
+    assert covered("r.pdf", weeks).fiscal == Period(2023)  # no calendar rule: the year it ends
+    # a 52/53-week year ending in early January, as filings name it (the finance domain's)
+    assert covered("r.pdf", weeks, named_for=KNOWN[0].fiscal_year).fiscal == Period(2022)
     assert covered("MGMRESORTS_2023Q2_10Q.pdf", "no period here").fiscal == Period(2023, 2)
     assert covered("ACME_2023Q2_10Q.pdf", "For the quarterly period ended June 30, 2023") == (
         Covered(Period(2023, 2), Period(2023, 2), "2023-06-30")  # the name: one more signal
