@@ -13,15 +13,15 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from papertrail.coord import acquire_or_wait
 from papertrail.embed.model import Warmup
 from papertrail.embed.stream import embed_all
 from papertrail.errors import PaperTrailError
+from papertrail.pipeline.stages import Clock
 from papertrail.pipeline.storing import StoreBehind
 from papertrail.read.chunking import chunk_blocks
 from papertrail.read.pdf import TextLayer, decrypted, finish_ocr, read_text_layer
@@ -35,6 +35,8 @@ EMBED_BATCH = 256  # chunks per embedding call: fills the embedder's workers; pr
 LEASE_TTL = 30.0  # seconds an indexing lease outlives its holder: how soon a crash is taken over
 # OCR of a document's scanned pages runs here, beside the embedding of its other pages
 _OCR_THREAD = ThreadPoolExecutor(1, thread_name_prefix="papertrail-ocr-pages")
+# the next PDF of a drop is read here while the current one is embedded (``ingest_many``)
+_READ_AHEAD = ThreadPoolExecutor(1, thread_name_prefix="papertrail-read-ahead")
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,7 @@ class IngestResult:
     new: bool  # False when the same bytes were already indexed for this channel
     embedded: int  # texts embedded by this call (0 on a re-upload, here or in another channel)
     warnings: tuple[str, ...] = ()  # user-facing, e.g. "pages 3, 4 have no text layer"
-    # seconds per stage (``_Clock``): read, ocr (beside embed), wait_ocr, chunk, embed, store
+    # seconds per stage (``stages.Clock``): read, ocr (beside embed), wait_ocr, chunk, embed, store
     # (beside embed), rest, lexical, total; ocr_pages; embed_cpu (cores busy while embedding)
     timings: dict[str, float] | None = None
 
@@ -84,6 +86,48 @@ class Indexing:
         finally:
             got.release()
 
+    def ingest_many(
+        self,
+        channel: str,
+        files: Sequence[tuple[str, bytes]],
+        *,
+        on_ready: Callable[[IngestResult | PaperTrailError], None] | None = None,
+    ) -> list[IngestResult | PaperTrailError]:
+        """Index several PDFs dropped at once as one pipeline, in the order given.
+
+        While one document is embedded, the next one's text layer is read on
+        another thread; each document is committed, and so answerable, as
+        soon as its own chunks are stored, and ``on_ready`` hears of it then
+        (an unusable file: its ``PaperTrailError``, the others still indexed).
+        """
+        out: list[IngestResult | PaperTrailError] = []
+        ahead = _READ_AHEAD.submit(self._read_ahead, channel, files[0][1]) if files else None
+        for i, (name, data) in enumerate(files):
+            reading = ahead
+            if i + 1 < len(files):  # read the next one while this one is embedded
+                ahead = _READ_AHEAD.submit(self._read_ahead, channel, files[i + 1][1])
+            try:
+                layer = reading.result()
+                if self.leases is not None or layer is None:
+                    result = self.ingest(channel, name, data)
+                else:
+                    start, doc_id = time.perf_counter(), hashlib.sha256(data).hexdigest()
+                    result = self._ingest(
+                        channel, name, data, doc_id, start, None, None, None, layer
+                    )
+            except PaperTrailError as e:
+                result = e
+            out.append(result)
+            if on_ready is not None:
+                on_ready(result)
+        return out
+
+    def _read_ahead(self, channel: str, data: bytes) -> TextLayer | None:
+        """The text layer of ``data``, None when it is indexed in ``channel`` already."""
+        if self._ready(channel, hashlib.sha256(data).hexdigest()) is not None:
+            return None
+        return self._read(data, None)
+
     def _ready(self, channel: str, doc_id: str) -> Document | None:
         known = self.store.get_document(channel, doc_id)
         return known if known is not None and known.status == "ready" else None
@@ -95,7 +139,7 @@ class Indexing:
         if known_doc is not None:  # a crash left it half-indexed: start over
             log.info("removing half-indexed %s in %s", doc_id[:12], channel)
             self.store.delete(channel, doc_id)
-        clock = _Clock(start)
+        clock = Clock(start)
         if layer is None:
             layer = self._read(data, password)
         clock.mark("read")
@@ -224,46 +268,3 @@ class Indexing:
             size=self.settings.chunk_size,
             overlap=self.settings.chunk_overlap,
         )
-
-
-class _Clock:
-    """Seconds per stage of one ingest, and how many cores were busy while embedding.
-
-    ``mark(stage)`` books the time since the previous mark; ``part(stage)`` a
-    timed block (booked apart from the marks that enclose it); ``add`` time
-    measured elsewhere (the OCR and store threads, which overlap embedding).
-    """
-
-    def __init__(self, start: float) -> None:
-        self.start = self.last = start
-        self.spent: dict[str, float] = {}
-        self.parts = 0.0  # seconds inside ``part`` since the last mark
-        self.embed_cpu = 0.0
-
-    def mark(self, stage: str) -> None:
-        now = time.perf_counter()
-        self.add(stage, now - self.last - self.parts)
-        self.last, self.parts = now, 0.0
-
-    def add(self, stage: str, seconds: float) -> None:
-        self.spent[stage] = self.spent.get(stage, 0.0) + seconds
-
-    @contextmanager
-    def part(self, stage: str):
-        t0, cpu0 = time.perf_counter(), time.process_time()
-        try:
-            yield
-        finally:
-            wall = time.perf_counter() - t0
-            self.add(stage, wall)
-            self.parts += wall
-            if stage == "embed":
-                self.embed_cpu += time.process_time() - cpu0
-
-    def timings(self, **extra: float) -> dict[str, float]:
-        out = dict(self.spent)
-        embed = out.get("embed", 0.0)
-        out["embed_cpu"] = self.embed_cpu / embed if embed else 0.0  # process CPU s per s
-        out.update(extra)
-        out["total"] = time.perf_counter() - self.start
-        return out
