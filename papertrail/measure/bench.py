@@ -218,7 +218,7 @@ def run_bench(args, settings: Settings, on_progress=None) -> int:
     if getattr(args, "drop", None):
         from papertrail.measure.bench_drop import bench_drop
 
-        figures["drop"] = bench_drop(args.drop, args.drop_count)
+        figures["drop"] = bench_drop(args.drop, args.drop_count, _run_child)
     if args.channel_folder and not getattr(args, "ingest_only", False):
         from papertrail.measure.bench_query import bench_channels
 

@@ -16,11 +16,10 @@ from pathlib import Path
 from papertrail.settings import Settings
 
 
-def bench_drop(folder: Path, count: int) -> dict:
-    from papertrail.measure.bench import _run_child
-
+def bench_drop(folder: Path, count: int, run_child) -> dict:
+    """``run_child(name, arg)``: the bench's fresh-process runner, which calls ``child_drop``."""
     print(f"dropping {count} PDFs of {folder} at once ...", flush=True)
-    out = _run_child("_child_drop", json.dumps([str(folder), count]))
+    out = run_child("_child_drop", json.dumps([str(folder), count]))
     print(
         f"drop of {out['files']} PDFs ({out['chunks']:,} chunks): first answerable after "
         f"{out['first_ready_s']:.1f} s, all indexed after {out['all_ready_s']:.1f} s "
