@@ -110,8 +110,8 @@ def ingest_lines(f: dict) -> list[str]:
 def markdown(f: dict) -> str:
     lines = [
         f"Measured {f.get('measured', '')} by `papertrail bench {Path(f.get('pdf', '')).name}"
-        f" --ingest`; {_load(f)}. Each pipeline ran in a fresh child process, alternated, "
-        "medians shown.",
+        f" --ingest`; {_load(f)}. {len(f['ingest']['runs_seconds'])} run(s) of each pipeline, "
+        "each in a fresh child process, alternated; medians shown.",
         "",
         "| measure | PaperTrail | LangChain twin |",
         "|---|---:|---:|",
