@@ -78,6 +78,13 @@ def _print_ingest(result, path: Path) -> None:
     d = result.document
     state = "indexed" if result.new else "already indexed"
     print(f"{state}: {path.name} — {d.pages} pages, {d.chunks} chunks", file=sys.stderr)
+    spent = result.timings or {}
+    if d.ocr_pages and result.new:
+        print(
+            f"  OCR: {len(d.ocr_pages)} page(s) in {spent.get('ocr', 0.0):.1f} s, "
+            "beside the embedding of the other pages",
+            file=sys.stderr,
+        )
     for w in result.warnings:
         print(f"  note: {w}", file=sys.stderr)
 

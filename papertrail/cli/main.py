@@ -181,6 +181,19 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--copies", type=int, default=4, help="folder copies in the large channel (default: 4)"
     )
+    b.add_argument(
+        "--ingest",
+        action="store_true",
+        dest="ingest_only",
+        help="only the ingest side by side with LangChain (no questions)",
+    )
+    b.add_argument("--drop", type=Path, help="time a drop of --drop-count PDFs of this folder")
+    b.add_argument("--drop-count", type=int, default=10, help="PDFs in the drop (default: 10)")
+    b.add_argument(
+        "--markdown",
+        type=Path,
+        help="write the speed table here (between its bench:speed markers, if any)",
+    )
 
     fb = sub.add_parser("feedback", help="people's 👍/👎 on the bots' answers, as test cases")
     fe = fb.add_subparsers(dest="action", required=True).add_parser(

@@ -54,6 +54,14 @@ class BaselineIndex:
         self.chunks = [c for p in paths for c in split_pdf(p)]
         self.vectors = np.asarray(embedder.embed([c.text for c in self.chunks]), dtype=np.float32)
 
+    @classmethod
+    def of(cls, chunks: list[BaselineChunk], vectors, embedder: Embedder) -> BaselineIndex:
+        """An index of chunks already split and embedded (the bench times each step)."""
+        index = cls.__new__(cls)
+        index.embedder, index.chunks = embedder, chunks
+        index.vectors = np.asarray(vectors, dtype=np.float32)
+        return index
+
     def search(self, question: str, k: int = 10) -> list[BaselineChunk]:
         if not self.chunks:
             return []

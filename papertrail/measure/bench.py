@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -38,6 +39,7 @@ _CHILD = "from papertrail.measure.bench import {fn}; {fn}({arg!r}, {launched!r})
 def bench_ingest(pdf: Path, repeat: int) -> dict:
     """Both pipelines, alternated ``repeat`` times in fresh children; medians."""
     _run_child("_child_warm", str(pdf))  # the ONNX export, if not cached yet, is not timed
+    load_before = os.getloadavg()
     ours, theirs = [], []
     for _ in range(max(1, repeat)):
         ours.append(_run_child("_child_papertrail", str(pdf)))
@@ -56,6 +58,7 @@ def bench_ingest(pdf: Path, repeat: int) -> dict:
             "stages": {k: _median([r["stages"] for r in ours], k) for k in pick["stages"]},
             "runs_seconds": [r["seconds"] for r in ours],
             "runs_peak_rss_mb": [r["peak_rss_mb"] for r in ours],
+            "cpu_s": _median(ours, "cpu_s"),
         },
         "reingest": {
             "ms": _median(ours, "reingest_ms"),
@@ -69,16 +72,25 @@ def bench_ingest(pdf: Path, repeat: int) -> dict:
             "seconds": _median(theirs, "seconds"),
             "peak_rss_mb": _median(theirs, "peak_rss_mb"),
             "chunks": theirs[0]["chunks"],
+            "chunks_per_s": round(theirs[0]["chunks"] / _median(theirs, "seconds"), 1),
+            "cpu_s": _median(theirs, "cpu_s"),
+            "stages": {k: _median([r["stages"] for r in theirs], k) for k in theirs[0]["stages"]},
             "runs_seconds": [r["seconds"] for r in theirs],
             "runs_peak_rss_mb": [r["peak_rss_mb"] for r in theirs],
             "pipeline": "page text -> RecursiveCharacterTextSplitter(800, 100) -> "
             "SentenceTransformer(all-MiniLM-L6-v2).encode (defaults) -> exact cosine index",
         }
         out["ratios"] = {
+            "cpu": round(out["ingest"]["cpu_s"] / out["langchain"]["cpu_s"], 3),
             "seconds": round(out["ingest"]["seconds"] / out["langchain"]["seconds"], 3),
             "peak_rss": round(out["ingest"]["peak_rss_mb"] / out["langchain"]["peak_rss_mb"], 3),
         }
+    out["load"] = {"before": _rounded(load_before), "after": _rounded(os.getloadavg())}
     return out
+
+
+def _rounded(load: tuple[float, float, float]) -> list[float]:
+    return [round(x, 2) for x in load]  # 1, 5 and 15 minute load averages
 
 
 def _run_child(fn: str, arg: str) -> dict:
@@ -100,6 +112,12 @@ def _peak_mb() -> float:
     return round(int(next(s.split()[1] for s in status if s.startswith("VmHWM"))) / 1024, 1)
 
 
+def _child_drop(arg: str, launched: float) -> None:
+    from papertrail.measure.bench_drop import child_drop
+
+    child_drop(arg, launched)
+
+
 def _child_warm(pdf: str, launched: float) -> None:
     from papertrail.embed.model import get_embedder
 
@@ -115,8 +133,10 @@ def _child_papertrail(pdf: str, launched: float) -> None:
     data = Path(pdf).read_bytes()
     with tempfile.TemporaryDirectory() as tmp:
         pt = PaperTrail.from_settings(Settings.from_env().replace(data_dir=Path(tmp)))
+        start_s = _since(launched)  # Python, imports, the pipeline's parts: before reading
         first = pt.ingest("bench", Path(pdf).name, data)
         seconds = _since(launched)
+        cpu = time.process_time()
         peak = _peak_mb()  # before re-ingesting: the peak of one ingest
         t0 = time.perf_counter()
         again = pt.ingest("bench", Path(pdf).name, data)
@@ -129,7 +149,8 @@ def _child_papertrail(pdf: str, launched: float) -> None:
             "chunks": first.document.chunks,
             "embedded": first.embedded,
             "backend": getattr(inner, "runs_on", "?"),
-            "stages": {k: round(v, 2) for k, v in (first.timings or {}).items()},
+            "stages": {"start": start_s, **{k: round(v, 2) for k, v in first.timings.items()}},
+            "cpu_s": round(cpu, 1),
             "seconds": seconds,
             "peak_rss_mb": peak,
             "reingest_ms": round((t1 - t0) * 1000, 1),
@@ -156,9 +177,28 @@ class _LangChainEmbedder:
 
 
 def _child_langchain(pdf: str, launched: float) -> None:
-    index = baseline.BaselineIndex([Path(pdf)], _LangChainEmbedder())
-    seconds = _since(launched)
-    print(json.dumps({"chunks": len(index.chunks), "seconds": seconds, "peak_rss_mb": _peak_mb()}))
+    """The twin, timed by stage as ours is: start-up (imports, model), read + split, embed."""
+    embedder = _LangChainEmbedder()
+    start_s = _since(launched)
+    t0 = time.perf_counter()
+    chunks = baseline.split_pdf(Path(pdf))
+    t1 = time.perf_counter()
+    vectors = embedder.embed([c.text for c in chunks])
+    t2 = time.perf_counter()
+    index = baseline.BaselineIndex.of(chunks, vectors, embedder)
+    t3 = time.perf_counter()
+    stages = {"start": start_s, "read": t1 - t0, "embed": t2 - t1, "store": t3 - t2}
+    print(
+        json.dumps(
+            {
+                "chunks": len(index.chunks),
+                "seconds": _since(launched),
+                "peak_rss_mb": _peak_mb(),
+                "cpu_s": round(time.process_time(), 1),
+                "stages": {k: round(v, 2) for k, v in stages.items()},
+            }
+        )
+    )
 
 
 def _median(rows: list[dict], key: str) -> float:
@@ -166,26 +206,10 @@ def _median(rows: list[dict], key: str) -> float:
 
 
 def _print_ingest(f: dict) -> None:
-    i, r = f["ingest"], f["reingest"]
-    print(
-        f"ingest {i['pages']} pages, {i['chunks']} chunks ({i['embedded']} embedded, "
-        f"{i['backend']}): {i['seconds']:.1f} s wall in a fresh process "
-        f"(runs {i['runs_seconds']}), peak {i['peak_rss_mb']:.0f} MB, {i['chunks_per_s']} chunks/s"
-    )
-    print("  stages (s): " + ", ".join(f"{k} {v:.2f}" for k, v in i["stages"].items()))
-    print(
-        f"re-ingest: {r['ms']:.1f} ms, {r['embedded']} embeddings; in another channel "
-        f"{r['other_channel_ms']:.0f} ms, {r['other_channel_embedded']} embeddings"
-    )
-    if "langchain" in f:
-        lc, q = f["langchain"], f["ratios"]
-        print(
-            f"LangChain pipeline: {lc['chunks']} chunks, {lc['seconds']:.1f} s "
-            f"(runs {lc['runs_seconds']}), peak {lc['peak_rss_mb']:.0f} MB"
-        )
-        print(f"PaperTrail / LangChain: wall {q['seconds']:.2f}x, peak RSS {q['peak_rss']:.2f}x")
-    else:
-        print("LangChain pipeline: not run (pip install -e '.[eval]')")
+    from papertrail.measure.bench_report import ingest_lines
+
+    for line in ingest_lines(f):
+        print(line)
 
 
 def run_bench(args, settings: Settings, on_progress=None) -> int:
@@ -193,7 +217,11 @@ def run_bench(args, settings: Settings, on_progress=None) -> int:
     figures: dict = {"pdf": str(args.pdf), "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ")}
     figures.update(bench_ingest(args.pdf, args.repeat))
     _print_ingest(figures)
-    if args.channel_folder:
+    if getattr(args, "drop", None):
+        from papertrail.measure.bench_drop import bench_drop
+
+        figures["drop"] = bench_drop(args.drop, args.drop_count, _run_child)
+    if args.channel_folder and not getattr(args, "ingest_only", False):
         from papertrail.measure.bench_query import bench_channels
 
         figures.update(
@@ -203,6 +231,11 @@ def run_bench(args, settings: Settings, on_progress=None) -> int:
 
     figures.update(bench_start(args.pdf, args.repeat))
     print_start(figures)
+    if getattr(args, "markdown", None):
+        from papertrail.measure.bench_report import write_markdown
+
+        write_markdown(args.markdown, figures)
+        print(f"speed table written to {args.markdown}")
     if args.json_out:
         args.json_out.write_text(json.dumps(figures, indent=2) + "\n")
         print(f"figures written to {args.json_out}")

@@ -13,17 +13,20 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from papertrail.coord import acquire_or_wait
 from papertrail.embed.model import Warmup
-from papertrail.embed.once import embed_once
+from papertrail.embed.stream import embed_all
 from papertrail.errors import PaperTrailError
+from papertrail.pipeline.stages import Clock
+from papertrail.pipeline.storing import StoreBehind
 from papertrail.read.chunking import chunk_blocks
-from papertrail.read.pdf import decrypted, read_pdf
+from papertrail.read.pdf import TextLayer, decrypted, finish_ocr, read_text_layer
 from papertrail.text.identity import identify, passages
-from papertrail.types import Document
+from papertrail.types import Chunk, Document
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +35,10 @@ Progress = Callable[[int, int], None]  # (pages done, pages total)
 # and progress is reported after each call, so a long PDF moves a few pages at a time
 EMBED_BATCH = 64
 LEASE_TTL = 30.0  # seconds an indexing lease outlives its holder: how soon a crash is taken over
+# OCR of a document's scanned pages runs here, beside the embedding of its other pages
+_OCR_THREAD = ThreadPoolExecutor(1, thread_name_prefix="papertrail-ocr-pages")
+# the next PDF of a drop is read here while the current one is embedded (``ingest_many``)
+_READ_AHEAD = ThreadPoolExecutor(1, thread_name_prefix="papertrail-read-ahead")
 
 
 @dataclass(frozen=True)
@@ -40,7 +47,9 @@ class IngestResult:
     new: bool  # False when the same bytes were already indexed for this channel
     embedded: int  # texts embedded by this call (0 on a re-upload, here or in another channel)
     warnings: tuple[str, ...] = ()  # user-facing, e.g. "pages 3, 4 have no text layer"
-    timings: dict[str, float] | None = None  # seconds per stage: read, chunk, embed, store
+    # seconds per stage (``stages.Clock``): read, ocr (beside embed), wait_ocr, chunk, embed, store
+    # (beside embed), rest, lexical, total; ocr_pages; embed_cpu (cores busy while embedding)
+    timings: dict[str, float] | None = None
 
 
 class Indexing:
@@ -69,7 +78,7 @@ class Indexing:
         doc_id = hashlib.sha256(data).hexdigest()
         args = (channel, name, data, doc_id, start, password, progress)
         if self.leases is None:
-            return self._ingest(*args, None, reading)
+            return self._ingest(*args, None, reading=reading)
         got = acquire_or_wait(
             self.leases,
             f"index:{channel}:{doc_id}",
@@ -80,47 +89,119 @@ class Indexing:
         if isinstance(got, Document):  # another worker indexed it while we waited
             return IngestResult(got, new=False, embedded=0)
         try:
-            return self._ingest(*args, got, reading)
+            return self._ingest(*args, got, reading=reading)
         finally:
             got.release()
+
+    def ingest_many(
+        self,
+        channel: str,
+        files: Sequence[tuple[str, bytes]],
+        *,
+        on_ready: Callable[[IngestResult | PaperTrailError], None] | None = None,
+    ) -> list[IngestResult | PaperTrailError]:
+        """Index several PDFs dropped at once as one pipeline, in the order given.
+
+        While one document is embedded, the next one's text layer is read on
+        another thread; each document is committed, and so answerable, as
+        soon as its own chunks are stored, and ``on_ready`` hears of it then
+        (an unusable file: its ``PaperTrailError``, the others still indexed).
+        """
+        out: list[IngestResult | PaperTrailError] = []
+        ahead = _READ_AHEAD.submit(self._read_ahead, channel, files[0][1]) if files else None
+        for i, (name, data) in enumerate(files):
+            reading = ahead
+            if i + 1 < len(files):  # read the next one while this one is embedded
+                ahead = _READ_AHEAD.submit(self._read_ahead, channel, files[i + 1][1])
+            try:
+                layer = reading.result()
+                if self.leases is not None or layer is None:
+                    result = self.ingest(channel, name, data)
+                else:
+                    start, doc_id = time.perf_counter(), hashlib.sha256(data).hexdigest()
+                    result = self._ingest(
+                        channel, name, data, doc_id, start, None, None, None, layer
+                    )
+            except PaperTrailError as e:
+                result = e
+            out.append(result)
+            if on_ready is not None:
+                on_ready(result)
+        return out
+
+    def _read_ahead(self, channel: str, data: bytes) -> TextLayer | None:
+        """The text layer of ``data``, None when it is indexed in ``channel`` already."""
+        if self._ready(channel, hashlib.sha256(data).hexdigest()) is not None:
+            return None
+        return self._read(data, None)
 
     def _ready(self, channel: str, doc_id: str) -> Document | None:
         known = self.store.get_document(channel, doc_id)
         return known if known is not None and known.status == "ready" else None
 
-    def _ingest(self, channel, name, data, doc_id, start, password, progress, lease, reading):
-        known = self.store.get_document(channel, doc_id)
-        if known is not None and known.status == "ready":
-            return IngestResult(known, new=False, embedded=0)
-        if known is not None:  # a crash left it half-indexed: start over
+    def _ingest(
+        self,
+        channel,
+        name,
+        data,
+        doc_id,
+        start,
+        password,
+        progress,
+        lease,
+        layer=None,
+        reading=None,
+    ):
+        known_doc = self.store.get_document(channel, doc_id)
+        if known_doc is not None and known_doc.status == "ready":
+            return IngestResult(known_doc, new=False, embedded=0)
+        if known_doc is not None:  # a crash left it half-indexed: start over
             log.info("removing half-indexed %s in %s", doc_id[:12], channel)
             self.store.delete(channel, doc_id)
+        clock = Clock(start)
+        if layer is None:
+            layer = self._read(data, password, reading)
+        clock.mark("read")
 
-        warming = Warmup(self.embedder)
+        def check() -> None:  # between embedding calls: the time limit, the lease
+            if time.perf_counter() - start > self.settings.max_index_seconds:
+                raise PaperTrailError(
+                    f"Indexing {name} took longer than the limit of "
+                    f"{self.settings.max_index_seconds:g} s "
+                    "(PAPERTRAIL_MAX_INDEX_SECONDS). Split the PDF or raise the limit.",
+                    code="timeout",
+                )
+            if lease is not None:
+                lease.check()  # stalled past the lease: another worker is indexing it
 
-        def page_read(done: int, total: int) -> None:
-            warming.page_read(done, total)
-            if reading:
-                reading(done, total)
-
-        try:
-            # once the first page has been read the file is a usable PDF: load the
-            # model (~8 s in a fresh process) while the rest is read and OCRed
-            parsed = read_pdf(
-                data, self.settings, password=password, ocr=self.ocr, progress=page_read
+        # the same bytes already embedded in another channel: copy their vectors
+        known = self.store.vectors_elsewhere(channel, doc_id)  # keyed by stored text
+        embedded = 0
+        ocr_todo = layer.ocr_todo if self.ocr is not None else ()
+        if ocr_todo:
+            # OCR reads its pages on its own thread while the text layer's passages are
+            # embedded; chunks never cross pages, so those passages are the final ones
+            reading = _OCR_THREAD.submit(
+                finish_ocr, layer, data, self.settings, password=password, ocr=self.ocr
             )
-        except BaseException:
-            warming.wait()  # no half-imported torch at interpreter exit (CLI, check child)
-            raise
-        t_read = time.perf_counter()
-        chunks = chunk_blocks(
-            parsed.blocks,
-            doc_id=doc_id,
-            doc_name=name,
-            size=self.settings.chunk_size,
-            overlap=self.settings.chunk_overlap,
-        )
-        t_chunk = time.perf_counter()
+            try:
+                if not known and not self.settings.contextual:
+                    early = self._chunk(layer.blocks, doc_id, name)
+                    with clock.part("embed"):
+                        embedded += embed_all(
+                            self.embedder,
+                            passages(early, None),
+                            known,
+                            call=self.embed_batch,
+                            before_call=check,
+                        )
+            finally:
+                parsed = reading.result()  # never leave OCR running behind a failure
+        else:
+            parsed = finish_ocr(layer, data, self.settings, password=password)
+        clock.mark("wait_ocr")
+        chunks = self._chunk(parsed.blocks, doc_id, name)
+        clock.mark("chunk")
         if not chunks:
             raise PaperTrailError(
                 f"{name} has no text I can search: it looks scanned or empty. "
@@ -140,50 +221,75 @@ class Indexing:
             identity=identify(name, chunks, self.retriever.domains),  # what it says it is
         )
         self.store.begin(doc)
-        embed_s = store_s = 0.0
-        embedded = 0
         try:
             self.files.save(channel, doc_id, decrypted(data, password))
-            # the same bytes already embedded in another channel: copy their vectors
-            known = self.store.vectors_elsewhere(channel, doc_id)  # keyed by stored text
             about = doc.identity if self.settings.contextual and not known else None
-            for i in range(0, len(chunks), self.embed_batch):
-                if time.perf_counter() - start > self.settings.max_index_seconds:
-                    raise PaperTrailError(
-                        f"Indexing {name} took longer than the limit of "
-                        f"{self.settings.max_index_seconds:g} s "
-                        "(PAPERTRAIL_MAX_INDEX_SECONDS). Split the PDF or raise the limit.",
-                        code="timeout",
+            texts = passages(chunks, about)
+            behind = StoreBehind(
+                self.store,
+                channel,
+                chunks,
+                texts,
+                known,
+                batch=self.embed_batch,
+                progress=progress,
+                pages=doc.pages,
+            )
+            try:
+                with clock.part("embed"):
+                    embedded += embed_all(
+                        self.embedder,
+                        texts,
+                        known,
+                        call=self.embed_batch,
+                        before_call=check,
+                        after_call=behind.push,
                     )
-                if lease is not None:
-                    lease.check()  # stalled past the lease: another worker is indexing it
-                batch = chunks[i : i + self.embed_batch]
-                t0 = time.perf_counter()
-                vectors, fresh = embed_once(self.embedder, passages(batch, about), known)
-                embedded += fresh
-                t1 = time.perf_counter()
-                self.store.add_chunks(channel, batch, vectors)
-                embed_s += t1 - t0
-                store_s += time.perf_counter() - t1
-                if progress:
-                    progress(batch[-1].page, parsed.pages)
-            t0 = time.perf_counter()
-            doc = self.store.commit(doc)
-            store_s += time.perf_counter() - t0
+                behind.push()  # chunks whose vectors were known before any call
+            finally:
+                failed = behind.finish()
+            clock.add("store", behind.busy)
+            if failed is not None:
+                raise failed
+            with clock.part("store"):
+                doc = self.store.commit(doc)
         except BaseException:
             if lease is None or not lease.lost:  # a lost lease's work is someone else's now
                 self.store.delete(channel, doc_id)
                 self.files.delete(channel, doc_id)
             raise
+        clock.mark("rest")
         try:
             self.retriever.warm(channel)  # build the BM25 index now, not on the first question
         except Exception:  # only a speed-up: the first question builds it otherwise
             log.exception("warming the BM25 index of %s failed", channel)
-        timings = {
-            "read": t_read - start,
-            "chunk": t_chunk - t_read,
-            "embed": embed_s,
-            "store": store_s,
-            "total": time.perf_counter() - start,
-        }
+        clock.mark("lexical")
+        timings = clock.timings(ocr=parsed.ocr_seconds, ocr_pages=len(parsed.ocr_pages))
         return IngestResult(doc, True, embedded, parsed.warnings, timings)
+
+    def _read(
+        self, data: bytes, password: str | None, reading: Progress | None = None
+    ) -> TextLayer:
+        warming = Warmup(self.embedder)
+
+        def page_read(done: int, total: int) -> None:
+            warming.page_read(done, total)
+            if reading:
+                reading(done, total)
+
+        try:
+            # once the first page has been read the file is a usable PDF: load the
+            # model (~8 s in a fresh process) while the rest is read
+            return read_text_layer(data, self.settings, password=password, progress=page_read)
+        except BaseException:
+            warming.wait()  # no half-imported torch at interpreter exit (CLI, check child)
+            raise
+
+    def _chunk(self, blocks, doc_id: str, name: str) -> list[Chunk]:
+        return chunk_blocks(
+            blocks,
+            doc_id=doc_id,
+            doc_name=name,
+            size=self.settings.chunk_size,
+            overlap=self.settings.chunk_overlap,
+        )

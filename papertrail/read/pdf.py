@@ -6,15 +6,16 @@ pages, corrupt, password-protected, no pages, no text), reads each page with
 ``pagetext.page_layout`` (lines in reading order, boxes on the displayed
 page) and reports pages without usable text. It does not OCR by itself: an
 ``OcrEngine`` (see ``ocr.py``) may be passed in, and pages without text are
-rendered and handed to it.
+rendered and handed to it. ``read_pdf`` is two halves the pipeline also calls
+apart: ``read_text_layer`` (every page's text, which pages need OCR) and
+``finish_ocr`` (those pages read), so passages can be embedded while OCR runs.
+Opening and refusing bytes is ``opening.py``'s.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 import time
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
@@ -23,16 +24,25 @@ import pymupdf
 
 from papertrail.errors import PaperTrailError
 from papertrail.read.layout import TextBlock, TextLine
+from papertrail.read.opening import check_bytes, decrypted, open_document
 from papertrail.read.pagetext import body_size, clean_text, has_text, page_layout, to_block
 from papertrail.read.scans import looks_scanned, stamped_scan
-from papertrail.read.uploads import SIGNATURE_WINDOW, check_size, has_pdf_signature
 from papertrail.settings import Settings
 from papertrail.types import Block, Rect
 
 log = logging.getLogger(__name__)
-# MuPDF repairing two large damaged files at once, in two threads, crashed the process
-# (SIGSEGV in fz_open_document): one open at a time; reading opened pages stays parallel
-_OPENING = threading.Lock()
+__all__ = [  # check_bytes, decrypted, open_document: from opening.py
+    "OcrEngine",
+    "ParsedPdf",
+    "TextLayer",
+    "check_bytes",
+    "decrypted",
+    "finish_ocr",
+    "open_document",
+    "page_list",
+    "read_pdf",
+    "read_text_layer",
+]
 
 OCR_DPI = 200  # enough for OCR of 9-pt print, ~1700x2200 px for a letter page
 MAX_OCR_PIXELS = 4000  # long side of the rendered page, in pixels
@@ -52,6 +62,7 @@ class ParsedPdf:
     ocr_pages: tuple[int, ...] = ()  # 1-based pages whose text came from OCR
     repaired: bool = False  # MuPDF had to repair the file's structure
     warnings: tuple[str, ...] = ()  # user-facing
+    ocr_seconds: float = 0.0  # wall time spent reading pages with OCR
 
 
 def read_pdf(
@@ -63,6 +74,40 @@ def read_pdf(
     ocr: OcrEngine | None = None,
 ) -> ParsedPdf:
     """Check, open and extract ``data``; raises PaperTrailError when it cannot be used."""
+    layer = read_text_layer(data, settings, password=password, progress=progress)
+    return finish_ocr(layer, data, settings, password=password, ocr=ocr)
+
+
+@dataclass(frozen=True)
+class TextLayer:
+    """A PDF read without OCR: ``read_pdf``'s first half, ``finish_ocr`` the second.
+
+    The pipeline embeds ``blocks`` while ``finish_ocr`` reads the ``ocr_todo``
+    pages on another thread.
+    """
+
+    pages: int
+    blocks: tuple[Block, ...]  # the text layer's, in page order
+    text_pages: frozenset[int]  # pages whose text layer is indexed
+    empty: tuple[int, ...]  # no usable text, but ink OCR could read
+    blank: tuple[int, ...]  # no usable text and nothing OCR could read either
+    stamped: tuple[int, ...]  # a scan under a line of text: OCR adds the picture's text
+    broken: tuple[int, ...]
+    repaired: bool
+
+    @property
+    def ocr_todo(self) -> tuple[int, ...]:
+        return tuple(sorted(self.empty + self.stamped))
+
+
+def read_text_layer(
+    data: bytes,
+    settings: Settings,
+    *,
+    password: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> TextLayer:
+    """Check, open and read every page's text layer; which pages OCR should read."""
     check_bytes(data, settings)
     doc = open_document(data, password)
     with doc:
@@ -102,33 +147,56 @@ def read_pdf(
         if not pages and short and not empty:
             pages = short  # a few real words are the document: index them, not refuse it
         body = body_size(tb for _, page in pages for tb in page)
-        blocks = [to_block(tb, pno, body) for pno, page in pages for tb in page]
-        ocred: list[int] = []
-        if ocr is not None and (empty or stamped):
-            # OCR takes seconds a page: spend at most half the indexing time limit on it
-            # and leave the rest of the pages listed as without text.
-            deadline = time.monotonic() + settings.max_index_seconds / 2
-            for pno in sorted(empty + stamped):
+        return TextLayer(
+            pages=total,
+            blocks=tuple(to_block(tb, pno, body) for pno, page in pages for tb in page),
+            text_pages=frozenset(p for p, _ in pages),
+            empty=tuple(empty),
+            blank=tuple(blank),
+            stamped=tuple(stamped),
+            broken=tuple(broken),
+            repaired=bool(doc.is_repaired),
+        )
+
+
+def finish_ocr(
+    layer: TextLayer,
+    data: bytes,
+    settings: Settings,
+    *,
+    password: str | None = None,
+    ocr: OcrEngine | None = None,
+) -> ParsedPdf:
+    """``layer`` with its ``ocr_todo`` pages read by ``ocr`` (when given): the ParsedPdf."""
+    blocks = list(layer.blocks)
+    ocred: list[int] = []
+    started = time.perf_counter()
+    if ocr is not None and layer.ocr_todo:
+        # OCR takes seconds a page: spend at most half the indexing time limit on it
+        # and leave the rest of the pages listed as without text.
+        deadline = time.monotonic() + settings.max_index_seconds / 2
+        with open_document(data, password) as doc:
+            for pno in layer.ocr_todo:
                 if time.monotonic() > deadline:
-                    log.info("OCR time budget spent; %d pages left without text", len(empty))
+                    log.info("OCR time budget spent; %d pages left without text", len(layer.empty))
                     break
                 got = _ocr_page(doc[pno - 1], pno, ocr)
                 if got:
                     blocks.extend(got)
                     ocred.append(pno)
-            blocks.sort(key=lambda b: b.page)  # stable: keeps each page's order
-        repaired = bool(doc.is_repaired)
-    unread = [p for p in empty if p not in ocred]
-    no_text = tuple(sorted(set(unread + blank) - {p for p, _ in pages}))
+        blocks.sort(key=lambda b: b.page)  # stable: keeps each page's order
+    unread = [p for p in layer.empty if p not in ocred]
+    no_text = tuple(sorted(set(unread + list(layer.blank)) - layer.text_pages))
     if not blocks:
-        raise PaperTrailError(_no_text(bool(empty), ocr is not None), code="no_text")
+        raise PaperTrailError(_no_text(bool(layer.empty), ocr is not None), code="no_text")
     return ParsedPdf(
-        pages=total,
+        pages=layer.pages,
         blocks=tuple(blocks),
         no_text_pages=no_text,
         ocr_pages=tuple(ocred),
-        repaired=repaired,
-        warnings=tuple(_warnings(repaired, broken, unread, ocred)),
+        repaired=layer.repaired,
+        warnings=tuple(_warnings(layer.repaired, list(layer.broken), unread, ocred)),
+        ocr_seconds=time.perf_counter() - started if ocr is not None and layer.ocr_todo else 0.0,
     )
 
 
@@ -151,63 +219,6 @@ def _no_text(scanned: bool, ocr_tried: bool) -> str:
     )
 
 
-def check_bytes(data: bytes, settings: Settings) -> None:
-    """Refuse empty, non-PDF and oversized input before parsing anything."""
-    if not data:
-        raise PaperTrailError("The file is empty (0 bytes). Upload the PDF again.", code="empty")
-    if not has_pdf_signature(data):
-        low = data[:SIGNATURE_WINDOW].lstrip().lower()
-        if low.startswith((b"<!doctype html", b"<html", b"<?xml")) or b"<html" in low:
-            raise PaperTrailError(  # the Slack adapter explains its own sign-in pages
-                "This file is a web page (HTML), not a PDF. Upload the PDF itself, not a saved "
-                "page or a link to one.",
-                code="not_pdf",
-            )
-        raise PaperTrailError(
-            "This file is not a PDF (it does not start with %PDF). Upload the PDF itself, "
-            "not a link, image or other document.",
-            code="not_pdf",
-        )
-    check_size("This PDF", len(data), settings.max_pdf_bytes)
-
-
-def open_document(data: bytes, password: str | None = None) -> pymupdf.Document:
-    """Open PDF bytes, authenticating if needed; raises PaperTrailError on failure."""
-    try:
-        with _OPENING:
-            doc = pymupdf.open(stream=data, filetype="pdf")
-    except Exception as exc:  # FileDataError, EmptyFileError, RuntimeError from MuPDF
-        raise PaperTrailError(
-            "This PDF is damaged and cannot be read. Re-export or re-download it and upload "
-            "it again.",
-            code="corrupt",
-        ) from exc
-    if doc.needs_pass and not _authenticate(doc, password):
-        doc.close()
-        wrong = "That password did not open it. " if password else ""
-        raise PaperTrailError(
-            f"This PDF is password-protected. {wrong}Upload an unprotected copy, or give "
-            "the password (CLI: --password).",
-            code="encrypted",
-        )
-    if doc.page_count == 0:
-        doc.close()
-        raise PaperTrailError(
-            "This PDF has no readable pages (its page tree is missing or broken). "
-            "Re-export it from the original application and upload it again.",
-            code="no_pages",
-        )
-    return doc
-
-
-def decrypted(data: bytes, password: str | None) -> bytes:
-    """``data`` without its password (kept so page images render without it); as is if none."""
-    if not password:
-        return data
-    with open_document(data, password=password) as doc:
-        return doc.tobytes(encryption=1)  # PDF_ENCRYPT_NONE
-
-
 def page_list(pages: Iterable[int]) -> str:
     """``[3, 4, 5, 8]`` -> ``"3-5, 8"`` for messages."""
     out: list[str] = []
@@ -217,13 +228,6 @@ def page_list(pages: Iterable[int]) -> str:
         else:
             out.append(str(p))
     return ", ".join(out)
-
-
-def _authenticate(doc: pymupdf.Document, password: str | None) -> bool:
-    if not password:
-        return False
-    tries = [password] + [unicodedata.normalize(f, password) for f in ("NFC", "NFKC", "NFD")]
-    return any(doc.authenticate(p) for p in dict.fromkeys(tries))
 
 
 def _ocr_page(page: pymupdf.Page, pno: int, engine: OcrEngine) -> list[Block]:

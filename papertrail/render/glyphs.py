@@ -22,6 +22,7 @@ from papertrail.text.lines import is_rtl, line_starts
 from papertrail.types import Chunk, Rect
 
 EPS = 0.01  # points: an edge this close to its line's edge is the line's edge
+BAND = 24.0  # points above and below the chunk's lines read for words (whole lines inside)
 _WORD = re.compile(r"\S+")
 
 
@@ -42,7 +43,7 @@ def snap_to_words(page: pymupdf.Page, chunk: Chunk, rects: Sequence[Rect]) -> li
             out.append(r)
             continue
         if words is None:
-            words = _words(page)
+            words = _words(page, _union(chunk.rects))
         inside = [w for w in words if _centre_in(w, line)]
         out.append(_snap(r, line, chunk.text[starts[i] : ends[i]], inside))
     return out
@@ -79,14 +80,28 @@ def _line_of(chunk: Chunk, r: Rect) -> int | None:
     return None
 
 
-def _words(page: pymupdf.Page) -> list[Rect]:
-    """The page's word boxes on the displayed page (the chunk's frame)."""
+def _words(page: pymupdf.Page, around: Rect) -> list[Rect]:
+    """The word boxes on the displayed page (the chunk's frame) in the band of the page
+    across ``around`` (the chunk's lines): the rest of the page is never read."""
+    band = pymupdf.Rect(page.rect.x0, around.y0 - BAND, page.rect.x1, around.y1 + BAND)
     turn = page.rotation_matrix
+    if page.rotation:  # the band as drawn, turned back into the page's own frame
+        band = pymupdf.Rect(around.x0 - BAND, around.y0 - BAND, around.x1 + BAND, around.y1 + BAND)
+        band = band * page.derotation_matrix
     out = []
-    for w in page.get_text("words"):
-        b = pymupdf.Rect(w[:4]) * turn
-        out.append(Rect(b.x0, b.y0, b.x1, b.y1))
+    for w in page.get_text("words", clip=band):
+        b = pymupdf.Rect(w[:4]) * turn if page.rotation else w
+        out.append(Rect(b[0], b[1], b[2], b[3]))
     return out
+
+
+def _union(rects: Sequence[Rect]) -> Rect:
+    return Rect(
+        min(r.x0 for r in rects),
+        min(r.y0 for r in rects),
+        max(r.x1 for r in rects),
+        max(r.y1 for r in rects),
+    )
 
 
 def _centre_in(w: Rect, line: Rect) -> bool:

@@ -34,8 +34,25 @@ INK_DROP = 80  # a pixel this much darker (0..255) than its row's usual colour i
 def ink_mask(img: np.ndarray) -> np.ndarray:
     """Where ``img`` (H x W x 3) has ink: pixels well darker than their row's median,
     so a coloured table band is background and its text is ink."""
-    lum = img.astype(np.int16).mean(axis=2)
-    return lum < np.median(lum, axis=1, keepdims=True) - INK_DROP
+    return Shades.of(img).ink
+
+
+class Shades:
+    """A picture's luminance read once: the ink mask and each row's background.
+
+    Sums of the three channels (0..765, integers) stand for the luminance:
+    three times the mean, exactly, and several times cheaper than averaging
+    floats over a whole picture; ``background`` is in luminance units (0..255).
+    """
+
+    def __init__(self, sums: np.ndarray) -> None:
+        median = np.median(sums, axis=1, keepdims=True)  # a row's usual colour, x 3
+        self.ink = sums < median - 3 * INK_DROP
+        self.background = (median / 3).astype(np.float32)
+
+    @classmethod
+    def of(cls, img: np.ndarray) -> Shades:
+        return cls(_channel_sum(img, np.int16))
 
 
 def blank_rows(ink: np.ndarray) -> np.ndarray:
@@ -44,38 +61,67 @@ def blank_rows(ink: np.ndarray) -> np.ndarray:
 
 
 def mark(
-    img: np.ndarray, marked: Sequence[Box], context: Sequence[Box], pad: float, width: int
+    img: np.ndarray,
+    marked: Sequence[Box],
+    context: Sequence[Box],
+    pad: float,
+    width: int,
+    *,
+    shades: Shades | None = None,
 ) -> np.ndarray:
     """``img`` with ``context`` washed, ``marked`` filled and outlined (see module doc).
 
     ``pad``: pixels between a line's glyphs and its outline; ``width``: the
-    outline's thickness in pixels.
+    outline's thickness in pixels; ``shades``: ``Shades.of(img)`` when the
+    caller has it already. Only the rows and columns the marks touch are
+    recomputed: the rest of the picture is copied as it is.
     """
-    ink = ink_mask(img)
+    shades = Shades.of(img) if shades is None else shades
+    ink = shades.ink
     region = _region(ink, list(marked), pad, width)
     wash = np.zeros(ink.shape, bool)
     for x0, y0, x1, y1 in context:
         wash[_rows(y0, y1, ink), _cols(x0, x1, ink)] = True
-    out = img.astype(np.float32)
-    lum = out.mean(axis=2)
-    out = _blend(out, wash & ~region, CONTEXT_FILL, lum)
-    out = _blend(out, region, FILL, lum)
-    edges = region & ~binary_erosion(region, np.ones((2 * width + 1,) * 2), border_value=0)
+    out = img.copy()
+    touched = region | wash
+    rows, cols = np.flatnonzero(touched.any(axis=1)), np.flatnonzero(touched.any(axis=0))
+    if not len(rows):
+        return out
+    win = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1))
+    region, wash, ink = region[win], wash[win], ink[win]
+    part = img[win].astype(np.float32)
+    lum = _channel_sum(part, np.float32) / 3
+    background = shades.background[win[0]]  # of the whole row, not just the window
+    # one pass for both washes: a pixel takes FILL in the region, CONTEXT_FILL elsewhere
+    # in the wash, as far as it is as light as its row's background (a glyph keeps its ink)
+    colour = np.where(region[:, :, None], _rgb(FILL), _rgb(CONTEXT_FILL))
+    weight = np.clip((lum - background + INK_DROP) / INK_DROP, 0.0, 1.0) * (region | wash)
+    part += (colour - part) * weight[:, :, None]
+    edges = region & ~_eroded(region, width)
     if edges.any():
-        out[edges] = _colour(img[edges & ~ink])
-    return out.round().clip(0, 255).astype(np.uint8)
+        part[edges] = _colour(img[win][edges & ~ink])
+    out[win] = part.round().clip(0, 255).astype(np.uint8)
+    return out
 
 
-def _blend(
-    img: np.ndarray, where: np.ndarray, colour: tuple[int, int, int], lum: np.ndarray
-) -> np.ndarray:
-    """The pixels ``where`` replaced by ``colour`` as far as they are as light as their
-    row's background: white or a coloured band becomes ``colour``, a glyph keeps its ink,
-    its anti-aliased edge blends between the two."""
-    background = np.median(lum, axis=1, keepdims=True)
-    weight = np.clip((lum - background + INK_DROP) / INK_DROP, 0.0, 1.0)[where][:, None]
-    img[where] = img[where] + (np.asarray(colour, np.float32) - img[where]) * weight
-    return img
+def _channel_sum(img: np.ndarray, dtype) -> np.ndarray:
+    """R + G + B per pixel: three additions, several times faster than ``sum(axis=2)``."""
+    total = img[:, :, 0].astype(dtype)
+    total += img[:, :, 1]
+    total += img[:, :, 2]
+    return total
+
+
+def _rgb(colour: tuple[int, int, int]) -> np.ndarray:
+    return np.asarray(colour, np.float32)
+
+
+def _eroded(region: np.ndarray, width: int) -> np.ndarray:
+    """``region`` eroded by a square of side 2 * width + 1 (outside the picture counts as
+    empty): a row pass then a column pass, the same result as the square at once."""
+    line = np.ones(2 * width + 1, bool)
+    across = binary_erosion(region, line[None, :], border_value=0)
+    return binary_erosion(across, line[:, None], border_value=0)
 
 
 def _colour(background: np.ndarray) -> tuple[int, int, int]:

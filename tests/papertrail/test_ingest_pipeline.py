@@ -1,0 +1,93 @@
+"""Ingest as a pipeline: OCR beside embedding, several PDFs at once, stage timings."""
+
+from __future__ import annotations
+
+import threading
+
+from papertrail.errors import PaperTrailError
+from papertrail.pipeline import PaperTrail
+from papertrail.read.chunking import chunk_blocks
+from papertrail.read.pdf import read_pdf
+from papertrail.settings import Settings
+from papertrail.store.chroma import ChromaStore
+from papertrail.types import Rect
+from tests import pdfs
+from tests.fakes import HashEmbedder
+
+WAIT = 10.0  # seconds a fake waits for the other side before deciding it ran alone
+
+
+class SignallingEmbedder(HashEmbedder):
+    """Sets ``started`` on its first call."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = threading.Event()
+
+    def embed(self, texts):
+        self.started.set()
+        return super().embed(texts)
+
+
+class WaitingOcr:
+    """Reads every page as one fixed line, after noting whether embedding had begun."""
+
+    def __init__(self, embedder: SignallingEmbedder | None) -> None:
+        self.embedder = embedder
+        self.overlapped: list[bool] = []
+
+    def read(self, png: bytes):
+        if self.embedder is not None:
+            self.overlapped.append(self.embedder.started.wait(WAIT))
+        return [("Scanned invoice total 4,210 euros due in March", Rect(100, 100, 900, 140))]
+
+
+def make(tmp_path, embedder, ocr=None) -> PaperTrail:
+    store = ChromaStore.ephemeral(model=embedder.name)
+    return PaperTrail(Settings(data_dir=tmp_path), embedder=embedder, store=store, ocr=ocr)
+
+
+def test_ocr_runs_beside_the_embedding_and_indexes_what_reading_first_would(tmp_path):
+    embedder = SignallingEmbedder()
+    ocr = WaitingOcr(embedder)
+    pt = make(tmp_path, embedder, ocr)
+    data = pdfs.mixed_pdf()  # page 2 is a picture only
+    result = pt.ingest("c1", "mixed.pdf", data)
+    assert ocr.overlapped == [True]  # the text pages were being embedded while OCR read
+    assert result.document.ocr_pages == (2,)
+    assert result.timings["ocr"] > 0 and result.timings["ocr_pages"] == 1
+    # the same chunks as reading everything (OCR included) before chunking
+    alone = read_pdf(data, Settings(), ocr=WaitingOcr(None))
+    want = chunk_blocks(alone.blocks, doc_id=result.document.doc_id, doc_name="mixed.pdf")
+    got = sorted(pt.store.chunks("c1"), key=lambda c: c.index)
+    assert [(c.page, c.text, c.section) for c in got] == [(c.page, c.text, c.section) for c in want]
+    assert result.embedded == len({c.text for c in want})  # each distinct text once
+
+
+def test_timings_name_every_stage(tmp_path):
+    result = make(tmp_path, HashEmbedder()).ingest("c1", "paper.pdf", pdfs.paper_pdf())
+    for stage in ("read", "chunk", "embed", "store", "lexical", "total", "embed_cpu"):
+        assert stage in result.timings
+    assert result.timings["ocr"] == 0.0 and result.timings["ocr_pages"] == 0
+
+
+def test_a_drop_of_pdfs_makes_each_answerable_as_soon_as_it_is_indexed(tmp_path):
+    pt = make(tmp_path, HashEmbedder())
+    files = [("paper.pdf", pdfs.paper_pdf()), ("bad.pdf", b"not a pdf")]
+    files.append(("numbers.pdf", pdfs.numbers_pdf()))
+    seen: list[tuple[str, list[str]]] = []
+
+    def ready(result):
+        name = "refused" if isinstance(result, PaperTrailError) else result.document.name
+        seen.append((name, sorted(d.name for d in pt.documents("c1"))))
+
+    results = pt.ingest_many("c1", files, on_ready=ready)
+    assert seen == [
+        ("paper.pdf", ["paper.pdf"]),  # answerable before the others were indexed
+        ("refused", ["paper.pdf"]),
+        ("numbers.pdf", ["numbers.pdf", "paper.pdf"]),
+    ]
+    assert isinstance(results[1], PaperTrailError) and results[1].code == "not_pdf"
+    assert pt.ask("c1", "How many layers?").citations
+    again = pt.ingest_many("c1", files[:1])  # the same bytes again: nothing re-embedded
+    assert not again[0].new and again[0].embedded == 0
