@@ -137,7 +137,7 @@ def answerable(answer: Answer) -> bool:
     return (
         answer.grounded
         and not answer.refusal
-        and bool(answer.citations)
+        and any(c.level == "verified" for c in answer.citations)  # not only "partly supported"
         and not answer.unsupported
         and len(_words(answer.text) - _words(answer.question)) >= NEW_WORDS
     )

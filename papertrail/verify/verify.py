@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from papertrail.protocols import Embedder
 from papertrail.settings import REFUSAL
 from papertrail.text.coverage import coverage
-from papertrail.text.sentences import strip_markers
+from papertrail.text.sentences import normalize, strip_markers
 from papertrail.types import Ask, Citation, Hit, Unsupported
 from papertrail.verify.claims import (
     Copied,
@@ -80,12 +80,21 @@ def judge_pairs(
     for (c, m), r, s in zip(pairs, readings, sims, strict=True):
         hit = hits[m - 1]
         v = decide(r, s, without)
+        if v.supported and v.level != LEVELS[0] and quoted(claims[c], hit.chunk.text):
+            v = replace(v, level=LEVELS[0])  # the excerpt says it word for word: no doubt left
         asked = on_question(claims[c], question, v, hit.chunk.text, _context(hit))
         if asked.supported != v.supported:  # stated, but for something else than asked
             asked = replace(asked, decided_by="question", level=LEVELS[2])
         v = asked
         out[(c, m)] = v
     return out
+
+
+def quoted(claim: str, excerpt: str) -> bool:
+    """The claim, of five words or more, stands word for word in the excerpt (case, spacing
+    and final punctuation aside): a quote is stated whatever the scores say."""
+    said = " ".join(normalize(strip_markers(claim)).casefold().split()).rstrip(" .;:")
+    return len(said.split()) >= 5 and said in " ".join(normalize(excerpt).casefold().split())
 
 
 def _strength(j: Judgement) -> float:

@@ -179,3 +179,14 @@ def test_claims_no_excerpt_states_are_not_grounded():
     out = verify_answer("The encoder is a stack of 12 identical layers.", hits(ENCODER))
     assert not out.grounded and not out.refusal and out.citations == ()
     assert verify_answer("Here is what I found:", hits(ENCODER)).grounded
+
+
+def test_a_sentence_quoted_word_for_word_is_verified_not_partly():
+    from papertrail.verify.verify import quoted
+
+    text = "The encoder is composed of a stack of N = 6 identical layers [1]."
+    out = verify_answer(text, hits("The encoder is composed of a stack of N = 6 identical layers."))
+    assert [c.level for c in out.citations] == ["verified"]
+    assert quoted("The encoder is composed of a stack [1].", "the  encoder is composed of a stack.")
+    assert not quoted("The encoder has six layers.", "The encoder is composed of six layers.")
+    assert not quoted("Six layers.", "Six layers.")  # too short to be a quote of anything
