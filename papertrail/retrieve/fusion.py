@@ -37,6 +37,7 @@ class Weights:
     figure_boost: float = 0.5
     section_boost: float = 0.6
     doc_weight: float = 2.0  # with no document excluded, the prior must be able to reorder
+    docs: int = 4  # documents whose passages are ranked one by one (``stages``)
 
 
 def fuse(
@@ -93,14 +94,12 @@ def fuse(
             score += w.section_boost
         score *= 1.0 + w.doc_weight * prior.get(chunk.doc_id, 0.0)
         hits.append(Hit(chunk, score, d_rank, l_rank, d_sim))
-    return sorted(
-        hits,
-        key=lambda h: (
-            -h.score,
-            -(h.dense_score if h.dense_score is not None else -1.0),
-            h.chunk.id,
-        ),
-    )
+    return sorted(hits, key=order)
+
+
+def order(h: Hit) -> tuple[float, float, str]:
+    """Sort key of a ranking: score, then cosine (a BM25-only hit last), then chunk id."""
+    return (-h.score, -(h.dense_score if h.dense_score is not None else -1.0), h.chunk.id)
 
 
 def cover(hits: Sequence[Hit], docs: Sequence[str], k: int) -> list[Hit]:
