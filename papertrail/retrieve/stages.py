@@ -75,23 +75,36 @@ def leading(prior: dict[str, float], must: Sequence[str], n: int) -> list[str]:
     return list(dict.fromkeys([*best, *must]))
 
 
-def rank(
-    pool: Pool, w: Weights, k: int, *, per_page: int = 1, shown: int = 5
-) -> list[Hit]:
+def rank(pool: Pool, w: Weights, k: int, *, per_page: int = 1, shown: int = 5) -> list[Hit]:
     """The ``k`` best passages of ``pool`` under weights ``w``.
 
     Only the ``w.docs`` leading documents (and the ``must`` ones) take part;
     with one document this is exactly that document's own ranking.
     """
     keep = set(leading(pool.prior, pool.must, w.docs)) if pool.prior else None
+    within = {d.doc_id: d.fused(w) for d in pool.docs if keep is None or d.doc_id in keep}
+    return merge(within, pool.prior, pool.must, w, k, per_page=per_page, shown=shown)
+
+
+def merge(
+    within: dict[str, list[Hit]],
+    prior: dict[str, float],
+    must: Sequence[str],
+    w: Weights,
+    k: int,
+    *,
+    per_page: int = 1,
+    shown: int = 5,
+) -> list[Hit]:
+    """The documents' own rankings (``within``) merged into the channel's top ``k``: each
+    score times ``1 + doc_weight * prior``, at most ``per_page`` passages of a page ahead
+    of other pages, and a passage of each ``must`` document among the ``shown`` first."""
     hits: list[Hit] = []
-    for doc in pool.docs:
-        if keep is not None and doc.doc_id not in keep:
-            continue
-        factor = 1.0 + w.doc_weight * pool.prior.get(doc.doc_id, 0.0)
-        hits += [replace(h, score=h.score * factor) for h in doc.fused(w)]
+    for doc_id, ranked in within.items():
+        factor = 1.0 + w.doc_weight * prior.get(doc_id, 0.0)
+        hits += [replace(h, score=h.score * factor) for h in ranked]
     hits.sort(key=fusion.order)
     ranked = fusion.diversify(hits, per_page)
     for depth in sorted({min(k, shown), k}):  # the excerpts shown, then all k
-        ranked = fusion.cover(ranked, list(pool.must), depth)
+        ranked = fusion.cover(ranked, list(must), depth)
     return ranked[:k]
