@@ -9,7 +9,7 @@ and added (or, with ``fusion="rrf"``, reciprocal ranks are added). On top:
   rises even when its own words are only some of them.
 * ``figure_boost`` for a chunk holding an exact figure of the question;
 * ``section_boost`` for a chunk of a page a section the question names titles
-  (a domain's knowledge: a financial statement, say);
+  (a domain's knowledge: a named report section, say);
 * a document prior (``routing``): the score is multiplied by
   ``1 + doc_weight * prior`` with the prior of the chunk's document in [0, 1].
 

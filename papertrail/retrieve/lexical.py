@@ -7,7 +7,7 @@ vocabulary:
 * pages: every chunk of a page together, so a table's title, column headers
   and rows count as one passage even when chunking cut them apart;
 * documents: what a document says about itself (``identity_text``): its
-  identity (title, issuer, kind, period, aliases: ``text.identity``), its file
+  identity (title, period and what its domain adds: ``text.identity``), its file
   name cut into words and its opening pages.
 
 ``build`` reuses the term counts of documents it has seen, so adding one
@@ -36,8 +36,8 @@ from papertrail.types import Chunk, Document, Identity
 def lexical_text(chunk: Chunk) -> str:
     """What BM25 indexes for ``chunk``: its text and section heading.
 
-    Not the file name: on FinanceBench it repeated the year in every chunk of a
-    filing and cost 6 of 52 questions at k=5 (documents are told apart by
+    Not the file name: a name carrying a year repeats it in every chunk of the
+    document and cost 6 of 52 development questions at k=5 (documents are told apart by
     ``identity_text`` instead).
     """
     return f"{chunk.text}\n{chunk.section}" if chunk.section else chunk.text
@@ -46,8 +46,8 @@ def lexical_text(chunk: Chunk) -> str:
 def identity_text(name: str, identity: Identity, chunks: list[Chunk]) -> str:
     """A document's self-description: its identity's words and its opening pages' text.
 
-    "MGMRESORTS_2023Q2_10Q.pdf" reads "MGMRESORTS 2023 Q 2 10 Q"; the cover
-    page of a filing names the issuer, the form and the period.
+    "ACME_2023Q2_report.pdf" reads "ACME 2023 Q 2 report"; a cover page names
+    who wrote the document, what it is and the period it covers.
     """
     return identities.words(name, identity) + "\n" + identities.opening(chunks)
 
@@ -61,7 +61,7 @@ class _Doc:
     page_of_row: np.ndarray  # chunk -> page number within this document
     page_counts: sparse.csr_matrix  # page x term: every chunk of a page summed
     identity_counts: sparse.csr_matrix  # one row: the identity text's terms
-    statements: dict[str, list[int]]  # section kind (its domain's) -> rows within this document
+    sections: dict[str, list[int]]  # section kind (its domain's) -> rows within this document
     about: Identity  # stored at indexing, or read from the chunks for older indexes
 
 
@@ -81,7 +81,7 @@ class LexicalIndex:
     bm25: BM25
     page_bm25: BM25
     doc_bm25: BM25
-    statements: dict[tuple[str, str], list[int]]  # (kind, doc_id) -> rows of its section pages
+    sections: dict[tuple[str, str], list[int]]  # (kind, doc_id) -> rows of its section pages
     identities: list[Identity]  # ``key`` order
 
     @property
@@ -167,10 +167,10 @@ def build(
     row_starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     page_starts = np.concatenate([[0], np.cumsum(npages)[:-1]]).astype(np.int64)
     page_of_row = [d.page_of_row + start for d, start in zip(parts, page_starts, strict=True)]
-    statements = {
+    sections = {
         (kind, doc_id): [r + int(start) for r in rows]
         for (doc_id, _), d, start in zip(key, parts, row_starts, strict=True)
-        for kind, rows in d.statements.items()
+        for kind, rows in d.sections.items()
     }
     return LexicalIndex(
         key=key,
@@ -185,7 +185,7 @@ def build(
         bm25=BM25(stack([d.counts for d in parts], width), vocab),
         page_bm25=BM25(stack([d.page_counts for d in parts], width), vocab),
         doc_bm25=BM25(stack([d.identity_counts for d in parts], width), vocab),
-        statements=statements,
+        sections=sections,
         identities=[d.about for d in parts],
     )
 

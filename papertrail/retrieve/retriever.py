@@ -6,7 +6,7 @@ then takes the ``candidates`` best chunks by cosine similarity and by BM25
 from every ready document of the channel and fuses them (``fusion``): each
 list's scores scaled to [0, 1] and mixed, plus the BM25 score of the chunk's
 whole page, a bonus for exact figures and, where a domain knows them, for
-pages of a section the question names (a financial statement), and in
+pages of a section the question names (a domain's: a named report section), and in
 multi-document channels a prior for the documents the question is about
 (``routing``: what each document says about itself, the period it covers,
 its best page, its best dense match). The prior only raises scores: no
@@ -15,7 +15,7 @@ single ranking, the prior's favourite and, for a question spanning several
 periods, each period's document (``fusion.cover``). The chunks of the best
 pages join the candidates even if neither ranking found them. BM25 indexes
 chunks, pages and documents (``lexical``); a domain adds its wording to the
-BM25 query ("COGS" -> "cost of sales"). The BM25 index is built per channel
+BM25 query (an abbreviation -> the words its documents print). The BM25 index is built per channel
 and cached until the set of ready documents changes. It leaves out
 re-ranking models and generation.
 """
@@ -190,7 +190,7 @@ class Retriever:
             index.chunks[row]
             for kind in sorted(named)
             for d in sorted(allowed)
-            for row in index.statements.get((kind, d), ())
+            for row in index.sections.get((kind, d), ())
         ]
         candidates = {c.id: c for c, _ in dense} | {c.id: c for c, _ in lexical_hits}
         candidates |= {c.id: c for c in strong} | {c.id: c for c in sections}
@@ -229,9 +229,9 @@ class Retriever:
         self, channel: str, doc_id: str, kind: str, documents: Sequence[Document]
     ) -> list[Chunk]:
         """The chunks of ``doc_id`` on the pages its domain says hold a section of ``kind``
-        (a financial statement, say), in reading order; empty when it has none."""
+        (a named report section, say), in reading order; empty when it has none."""
         index = self._index(channel, list(documents))
-        return [index.chunks[row] for row in index.statements.get((kind, doc_id), ())]
+        return [index.chunks[row] for row in index.sections.get((kind, doc_id), ())]
 
     def page_chunks(
         self, channel: str, doc_id: str, pages: set[int], documents: Sequence[Document]

@@ -7,7 +7,7 @@ second ranks the passages of each leading document exactly as a channel
 holding only that document would (``DocPool``: the same candidate depth per
 document, the same fusion, the same page and figure signals, scaled within
 the document), then merges the documents' rankings: a passage's score is
-multiplied by ``1 + doc_weight * prior`` of its document. So a filing found by
+multiplied by ``1 + doc_weight * prior`` of its document. So a document found by
 the first stage is read as closely as if it were alone, and the number of
 documents that get that reading (``Weights.docs``) and how much the prior
 counts (``Weights.doc_weight``) are fitted (``scripts/fit_retrieval.py``).
