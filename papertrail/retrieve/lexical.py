@@ -21,7 +21,7 @@ ranking lives in ``fusion``; routing between documents in ``routing``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
@@ -83,6 +83,8 @@ class LexicalIndex:
     doc_bm25: BM25
     sections: dict[tuple[str, str], list[int]]  # (kind, doc_id) -> rows of its section pages
     identities: list[Identity]  # ``key`` order
+    # doc_id -> the index a channel holding only that document would build (``part``)
+    parts: dict[str, LexicalIndex] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def covered(self) -> list[periods.Covered]:
@@ -131,6 +133,16 @@ class LexicalIndex:
         if len(spans) == len(self.key):
             return None
         return np.concatenate(spans) if spans else np.zeros(0, np.int64)
+
+    def part(self, doc_id: str) -> LexicalIndex:
+        """The index of ``doc_id`` alone: its own term weights, as in a channel holding
+        only it (no tokenising: its cached counts are reused); built once."""
+        found = self.parts.get(doc_id)
+        if found is None:
+            key = tuple(k for k in self.key if k[0] == doc_id)
+            found = build(lambda _: [], {}, key, self)
+            self.parts[doc_id] = found
+        return found
 
     def page_rows(self, page: int) -> np.ndarray:
         """The rows of a page (channel-wide page number)."""

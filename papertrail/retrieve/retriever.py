@@ -155,19 +155,23 @@ class Retriever:
         prior = routing.doc_prior(index, asked, terms, page_scores, dense, allowed)
         firsts = routing.leaders([dense, lexical_hits], self.ranking_docs)
         must = routing.wanted(index, asked, prior, firsts) if len(allowed) > 1 else []
-        figures = _figures(terms)
-        holds = index.chunk_scores(sorted(figures)) > 0 if figures else None
+        figures = sorted(_figures(terms))
         named = {kind for domain in active for kind in domain.sections_named(question)}
         if not prior:  # one document (or nothing to route by): the first stage is the second
             only = next(iter(allowed)) if len(allowed) == 1 else ""
+            holds = index.chunk_scores(figures) > 0 if figures else None
             one = self._pool(index, allowed, dense, lexical_hits, page_scores, holds, named, only)
             return stages.Pool((one,), must=tuple(must))
         chosen = stages.leading(prior, must, self.weights.docs if leading is None else leading)
         pools = []
-        for doc_id in chosen:
+        for doc_id in chosen:  # each searched as a channel holding only it would search it
+            alone = index.part(doc_id)
             own = self.store.query(channel, qvec, n, doc_ids=[doc_id], documents=docs)
-            lex = _top(index, scores, index.rows_of({doc_id}), n)
-            pools.append(self._pool(index, {doc_id}, own, lex, page_scores, holds, named, doc_id))
+            mine = alone.chunk_scores(expanded)
+            holds = alone.chunk_scores(figures) > 0 if figures else None
+            lex = _top(alone, mine, None, n)
+            pages = alone.page_scores(expanded)
+            pools.append(self._pool(alone, {doc_id}, own, lex, pages, holds, named, doc_id))
         return stages.Pool(tuple(pools), prior=prior, must=tuple(must))
 
     def _pool(

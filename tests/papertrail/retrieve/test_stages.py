@@ -51,17 +51,25 @@ def test_only_the_leading_documents_and_the_wanted_ones_take_part():
     assert stages.leading(prior, ["d" * 64], 2) == ["a" * 64, "b" * 64, "d" * 64]
 
 
-def test_a_channel_reads_the_leading_document_as_deeply_as_if_it_were_alone():
-    """Many filings say 'net revenue' more often than the one asked about: with two
-    candidates per ranking channel-wide, none of its passages would be a candidate."""
-    emb = HashEmbedder()
-    store = ChromaStore.ephemeral(model=emb.name)
-    filler = ["Table of contents", "Forward-looking statements", "Risk factors", "Legal"]
+FILLER = ["Table of contents", "Forward-looking statements", "Risk factors", "Legal"]
+QUIET = ["Europe: net revenue was 1,003 million.", "Headcount grew in Europe and Asia."]
+
+
+def channel_of_five(store) -> None:
+    """Four reports say 'net revenue' louder than the fifth, the one asked about."""
     for issuer in ["Initech", "Globex", "Umbrella", "Soylent"]:
         loud = ["net revenue net revenue Europe net revenue"] * 3
-        add(store, "C", [f"{issuer.upper()} INC. Annual report", *filler, *loud], issuer.encode())
-    quiet = ["Europe: net revenue was 1,003 million.", "Headcount grew."]
-    add(store, "C", ["HOOLI INC. Annual report", *filler, *quiet], b"hooli")
+        add(store, "C", [f"{issuer.upper()} INC. Annual report", *FILLER, *loud], issuer.encode())
+    add(store, "C", ["HOOLI INC. Annual report", *FILLER, *QUIET], b"hooli")
+
+
+def test_a_channel_reads_the_leading_document_as_deeply_as_if_it_were_alone():
+    """With two candidates per ranking channel-wide, none of Hooli's passages would be a
+    candidate: the second stage searches Hooli on its own."""
+    emb = HashEmbedder()
+    store = ChromaStore.ephemeral(model=emb.name)
+    channel_of_five(store)
+    quiet = QUIET
     question = "What was Hooli's net revenue in Europe?"
     alone = Retriever(store, emb, candidates=2, top_pages=0)
     hits = alone.search("C", question, k=5)
@@ -72,3 +80,27 @@ def test_a_channel_reads_the_leading_document_as_deeply_as_if_it_were_alone():
     first = max(pool.prior, key=pool.prior.__getitem__)  # the first stage's favourite...
     hooli = next(d for d in pool.docs if d.doc_id == first)
     assert hooli.dense[0][0].text == quiet[0]  # ... searched on its own, as if alone
+
+
+def test_a_leading_document_is_ranked_exactly_as_in_a_channel_of_its_own():
+    emb = HashEmbedder()
+    store = ChromaStore.ephemeral(model=emb.name)
+    channel_of_five(store)
+    add(store, "H", ["HOOLI INC. Annual report", *FILLER, *QUIET], b"hooli")
+    retriever = Retriever(store, emb, candidates=3)
+    question = "How did Hooli's headcount and net revenue in Europe change?"
+
+    def pool(channel):
+        docs = store.documents(channel)
+        return retriever.gather(channel, question, docs, {d.doc_id for d in docs}, leading=1)
+
+    shared, alone = pool("C"), pool("H")
+    (hooli,) = [d for d in shared.docs if d.doc_id == alone.docs[0].doc_id]
+    mine = alone.docs[0]
+    assert [(c.id, round(s, 5)) for c, s in hooli.lexical] == [
+        (c.id, round(s, 5)) for c, s in mine.lexical
+    ]  # its own BM25 weights, not the channel's
+    assert [c.id for c, _ in hooli.dense] == [c.id for c, _ in mine.dense]
+    assert hooli.page == mine.page and hooli.figures == mine.figures
+    w = Weights()
+    assert [h.chunk.id for h in hooli.fused(w)] == [h.chunk.id for h in mine.fused(w)]
