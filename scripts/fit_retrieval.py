@@ -114,7 +114,7 @@ def main() -> int:
             f"| {name} | {sources[name]} | {n} | {at_shipped[name][0]:.3f} "
             f"| {at_fitted[name][0]:.3f} |"
         )
-    print(f"\nmean over data files, fitted: hit@5 {value[0]:.3f}, mrr@10 {value[1]:.3f}")
+    print(f"\nover every question, fitted: hit@5 {value[0]:.3f}, mrr@10 {value[1]:.3f}")
     print("\n| left out | fitted without it | its hit@5 then | with every source |")
     print("|---|---|---|---|")
     for source, (p, alone, every) in fit.leave_one_out(table, sources).items():

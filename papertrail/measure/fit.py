@@ -4,9 +4,10 @@ A question's candidates are gathered once (``Retriever.gather``: both stages'
 rankings and signals, a ``stages.Pool``); ranking them under other weights is
 then pure arithmetic (``stages.merge``), so every point of a small grid of
 weights is scored on every development set. The fitted point is the one with
-the best mean over sets of hit@5 (doc_hit@5 where a set has no gold pages),
-ties broken by mean mrr@10, then by the order of ``GRID`` (values nearer the
-middle first, so a flat direction keeps a moderate value). Leave-one-source-out:
+the best hit@5 over all their questions (doc_hit@5 for a set without gold pages;
+each question counts once, so a small set cannot swing the fit), ties broken
+by mrr@10, then by the order of ``GRID`` (the current value first, so a flat
+direction keeps it). Leave-one-source-out:
 for each source (a corpus folder, or our own questions), the point fitted on
 the other sources is scored on it, so a weight that helps one source only
 shows as a drop there. It leaves out gathering (``scripts/fit_retrieval.py``)
@@ -74,7 +75,7 @@ def heads(pool: stages.Pool, w: Weights) -> dict[str, list[Hit]]:
 
 def score_grid(
     cases: Sequence[Case], base: Weights, grid: dict[str, Sequence[float]] = GRID
-) -> list[tuple[dict[str, float], dict[str, tuple[float, float]]]]:
+) -> list[tuple[dict[str, float], dict[str, tuple[float, float, float]]]]:
     """For each grid point, per dataset: (hit@5 or doc_hit@5, mrr@10 or doc mrr@10)."""
     out = []
     within_names = [n for n in grid if n in ("alpha", "page", "figure_boost", "section_boost")]
@@ -93,10 +94,10 @@ def score_grid(
 
 def per_dataset(
     cases: Sequence[Case], fused: Sequence[dict[str, list[Hit]]], w: Weights
-) -> dict[str, tuple[float, float]]:
+) -> dict[str, tuple[float, float, float]]:
     """Per dataset: hit@5 and mrr@10 over questions with gold pages, or the same at
-    document level for a dataset that has none."""
-    found: dict[str, list[tuple[int | None, int | None, bool]]] = {}
+    document level for a dataset that has none, and how many questions count."""
+    found: dict[str, list[tuple[int | None, int | None, bool]]] = {}  # dataset -> ranks
     for case, within in zip(cases, fused, strict=True):
         page, doc = ranks(case, within, w)
         found.setdefault(case.dataset, []).append((page, doc, bool(case.pages)))
@@ -107,20 +108,23 @@ def per_dataset(
         out[name] = (
             mean(hit_at(r, 5) for r in use) or 0.0,
             mean(reciprocal_rank(r, DEPTH) for r in use) or 0.0,
+            float(len(use)),
         )
     return out
 
 
 def best(
-    table: Sequence[tuple[dict[str, float], dict[str, tuple[float, float]]]],
+    table: Sequence[tuple[dict[str, float], dict[str, tuple[float, float, float]]]],
     datasets: set[str],
 ) -> tuple[dict[str, float], tuple[float, float]]:
-    """The grid point with the best mean over ``datasets`` (hit@5, then mrr@10, then the
-    grid's own order: ``table`` is sorted by it and the first best is kept)."""
+    """The grid point with the best mean over the questions of ``datasets`` (hit@5, then
+    mrr@10, then the grid's own order: ``table`` is sorted by it and the first best is
+    kept)."""
     chosen, top = table[0][0], (-1.0, -1.0)
     for point, scores in table:
         rows = [scores[d] for d in datasets if d in scores]
-        value = (mean(r[0] for r in rows) or 0.0, mean(r[1] for r in rows) or 0.0)
+        n = sum(r[2] for r in rows) or 1.0  # every question counts once: a small set is noisy
+        value = (sum(r[0] * r[2] for r in rows) / n, sum(r[1] * r[2] for r in rows) / n)
         tied = abs(value[0] - top[0]) <= 1e-9
         if value[0] > top[0] + 1e-9 or (tied and value[1] > top[1] + 1e-9):
             chosen, top = point, value
