@@ -28,16 +28,21 @@ from papertrail.types import Chunk, Hit
 
 @dataclass(frozen=True)
 class Weights:
-    """How much each signal counts (see the module docstring)."""
+    """How much each signal counts (see the module docstring).
+
+    ``alpha``, ``page``, ``doc_weight`` and ``docs`` are fitted on the development
+    sets by ``scripts/fit_retrieval.py`` (docs/retrieval.md says how to refit them);
+    the boosts and ``rrf_k`` are set by hand.
+    """
 
     fusion: str = "convex"  # "convex" or "rrf"
-    alpha: float = 0.6  # dense share of the convex combination
+    alpha: float = 0.4  # dense share of the convex combination
     rrf_k: int = 60
-    page: float = 0.5
+    page: float = 0.25
     figure_boost: float = 0.5
     section_boost: float = 0.6
     doc_weight: float = 2.0  # with no document excluded, the prior must be able to reorder
-    docs: int = 4  # documents whose passages are ranked one by one (``stages``)
+    docs: int = 3  # documents whose passages are ranked one by one (``stages``)
 
 
 def fuse(
