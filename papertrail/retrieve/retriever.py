@@ -1,23 +1,19 @@
-"""Hybrid retrieval: dense (Chroma) + BM25 (``bm25``), fused with page and document signals.
+"""Hybrid retrieval: dense (Chroma) + BM25 (``bm25``), in two stages (``stages``).
 
 ``Retriever.search`` drops answer-format sentences from the question (the
-channel's domains know them: "Round your answer to two decimal places."),
-then takes the ``candidates`` best chunks by cosine similarity and by BM25
-from every ready document of the channel and fuses them (``fusion``): each
-list's scores scaled to [0, 1] and mixed, plus the BM25 score of the chunk's
-whole page, a bonus for exact figures and, where a domain knows them, for
-pages of a section the question names (a domain's: a named report section), and in
-multi-document channels a prior for the documents the question is about
-(``routing``: what each document says about itself, the period it covers,
-its best page, its best dense match). The prior only raises scores: no
-document is excluded, and the top k always shows the best document of each
-single ranking, the prior's favourite and, for a question spanning several
-periods, each period's document (``fusion.cover``). The chunks of the best
-pages join the candidates even if neither ranking found them. BM25 indexes
-chunks, pages and documents (``lexical``); a domain adds its wording to the
-BM25 query (an abbreviation -> the words its documents print). The BM25 index is built per channel
-and cached until the set of ready documents changes. It leaves out
-re-ranking models and generation.
+channel's domains know them: "Round your answer to two decimal places."), then
+``gather``s the candidates: the ``candidates`` best chunks by cosine and by BM25
+over every ready document, and a prior per document (``routing``: what it says
+about itself, the period it covers, its best page, its best dense match); then
+each leading document searched on its own as a one-document channel would be
+(its own dense and BM25 best, its strongest pages, exact figures, the sections
+a domain says the question names). ``stages.rank`` fuses each document's
+candidates (``fusion``) and merges them by the prior; no document is excluded,
+and the top k shows the best document of each single ranking, the prior's
+favourite and each asked period's document (``fusion.cover``). BM25 indexes
+chunks, pages and documents (``lexical``), built per channel and cached until
+the set of ready documents changes; a domain adds its wording to the BM25 query.
+It leaves out re-ranking models and generation.
 """
 
 from __future__ import annotations
@@ -174,9 +170,7 @@ class Retriever:
             pools.append(self._pool(alone, {doc_id}, own, lex, pages, holds, named, doc_id))
         return stages.Pool(tuple(pools), prior=prior, must=tuple(must))
 
-    def _pool(
-        self, index, allowed, dense, lexical_hits, page_scores, holds, named, doc_id
-    ) -> stages.DocPool:
+    def _pool(self, index, allowed, dense, lexical_hits, page_scores, holds, named, doc_id):
         """The candidates of the ``allowed`` documents taken together, as one ranking
         (one document: ``doc_id``), pages scaled by their best page."""
         pages = index.pages_of(allowed)
