@@ -36,13 +36,13 @@ class Weights:
     """
 
     fusion: str = "convex"  # "convex" or "rrf"
-    alpha: float = 0.4  # dense share of the convex combination
+    alpha: float = 0.5  # dense share of the convex combination
     rrf_k: int = 60
-    page: float = 0.25
+    page: float = 0.5
     figure_boost: float = 0.5
     section_boost: float = 0.6
-    doc_weight: float = 2.0  # with no document excluded, the prior must be able to reorder
-    docs: int = 3  # documents whose passages are ranked one by one (``stages``)
+    doc_weight: float = 8.0  # with no document excluded, the prior must be able to reorder
+    docs: int = 2  # documents whose passages are ranked one by one (``stages``)
 
 
 def fuse(
