@@ -150,7 +150,8 @@ def mean(values: Iterable[float]) -> float | None:
 
 
 def summarise(records: list[dict], multi_doc: bool) -> dict:
-    """hit@k over items with gold pages; doc_hit@k over items with gold documents;
+    """hit@k over items with gold pages; doc_hit@k over items with gold documents, and
+    hit@5 among the items whose gold document is in the top 5 (``hit@5|doc``);
     for answers, over answerable questions: answered (not refused), grounded (answered
     with a verified citation; a refusal is not), refused, answered-verified-and-wrong,
     and correctness (a refusal scores 0).
@@ -168,6 +169,7 @@ def summarise(records: list[dict], multi_doc: bool) -> dict:
         by_doc = [r for r in ok if r.get("doc_scored", r.get("scored"))]
         for k in (1, 5, 10):
             m[f"doc_hit@{k}"] = mean(hit_at(r["doc_rank"], k) for r in by_doc)
+        m["hit@5|doc"] = hit_given_doc(scored, 5)
     answered = [r for r in records if "answer" in r and "error" not in r]
     if answered:
         cites = [c for r in answered for c in r["citation_on_evidence"]]
@@ -183,6 +185,13 @@ def summarise(records: list[dict], multi_doc: bool) -> dict:
         m["correctness"] = mean(0.0 if r["refusal"] else r["correctness"] for r in ans)
     m["failed"] = float(sum(1 for r in records if "error" in r))
     return m
+
+
+def hit_given_doc(records: list[dict], k: int) -> float | None:
+    """hit@k over the questions whose gold document is in the top k (``doc_rank``): how
+    well passages are ranked once the right document is found, apart from finding it."""
+    found = [r for r in records if hit_at(r.get("doc_rank"), k)]
+    return mean(hit_at(r["rank"], k) for r in found)
 
 
 def _verified_wrong(r: dict) -> bool:

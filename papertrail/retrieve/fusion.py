@@ -9,7 +9,7 @@ and added (or, with ``fusion="rrf"``, reciprocal ranks are added). On top:
   rises even when its own words are only some of them.
 * ``figure_boost`` for a chunk holding an exact figure of the question;
 * ``section_boost`` for a chunk of a page a section the question names titles
-  (a domain's knowledge: a financial statement, say);
+  (a domain's knowledge: a named report section, say);
 * a document prior (``routing``): the score is multiplied by
   ``1 + doc_weight * prior`` with the prior of the chunk's document in [0, 1].
 
@@ -28,15 +28,21 @@ from papertrail.types import Chunk, Hit
 
 @dataclass(frozen=True)
 class Weights:
-    """How much each signal counts (see the module docstring)."""
+    """How much each signal counts (see the module docstring).
+
+    ``alpha``, ``page``, ``doc_weight`` and ``docs`` are fitted on the development
+    sets by ``scripts/fit_retrieval.py`` (docs/retrieval.md says how to refit them);
+    the boosts and ``rrf_k`` are set by hand.
+    """
 
     fusion: str = "convex"  # "convex" or "rrf"
-    alpha: float = 0.6  # dense share of the convex combination
+    alpha: float = 0.5  # dense share of the convex combination
     rrf_k: int = 60
     page: float = 0.5
     figure_boost: float = 0.5
     section_boost: float = 0.6
-    doc_weight: float = 2.0  # with no document excluded, the prior must be able to reorder
+    doc_weight: float = 8.0  # with no document excluded, the prior must be able to reorder
+    docs: int = 2  # documents whose passages are ranked one by one (``stages``)
 
 
 def fuse(
@@ -93,14 +99,12 @@ def fuse(
             score += w.section_boost
         score *= 1.0 + w.doc_weight * prior.get(chunk.doc_id, 0.0)
         hits.append(Hit(chunk, score, d_rank, l_rank, d_sim))
-    return sorted(
-        hits,
-        key=lambda h: (
-            -h.score,
-            -(h.dense_score if h.dense_score is not None else -1.0),
-            h.chunk.id,
-        ),
-    )
+    return sorted(hits, key=order)
+
+
+def order(h: Hit) -> tuple[float, float, str]:
+    """Sort key of a ranking: score, then cosine (a BM25-only hit last), then chunk id."""
+    return (-h.score, -(h.dense_score if h.dense_score is not None else -1.0), h.chunk.id)
 
 
 def cover(hits: Sequence[Hit], docs: Sequence[str], k: int) -> list[Hit]:

@@ -7,7 +7,7 @@ vocabulary:
 * pages: every chunk of a page together, so a table's title, column headers
   and rows count as one passage even when chunking cut them apart;
 * documents: what a document says about itself (``identity_text``): its
-  identity (title, issuer, kind, period, aliases: ``text.identity``), its file
+  identity (title, period and what its domain adds: ``text.identity``), its file
   name cut into words and its opening pages.
 
 ``build`` reuses the term counts of documents it has seen, so adding one
@@ -21,7 +21,7 @@ ranking lives in ``fusion``; routing between documents in ``routing``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
@@ -36,8 +36,8 @@ from papertrail.types import Chunk, Document, Identity
 def lexical_text(chunk: Chunk) -> str:
     """What BM25 indexes for ``chunk``: its text and section heading.
 
-    Not the file name: on FinanceBench it repeated the year in every chunk of a
-    filing and cost 6 of 52 questions at k=5 (documents are told apart by
+    Not the file name: a name carrying a year repeats it in every chunk of the
+    document and cost 6 of 52 development questions at k=5 (documents are told apart by
     ``identity_text`` instead).
     """
     return f"{chunk.text}\n{chunk.section}" if chunk.section else chunk.text
@@ -46,8 +46,8 @@ def lexical_text(chunk: Chunk) -> str:
 def identity_text(name: str, identity: Identity, chunks: list[Chunk]) -> str:
     """A document's self-description: its identity's words and its opening pages' text.
 
-    "MGMRESORTS_2023Q2_10Q.pdf" reads "MGMRESORTS 2023 Q 2 10 Q"; the cover
-    page of a filing names the issuer, the form and the period.
+    "ACME_2023Q2_report.pdf" reads "ACME 2023 Q 2 report"; a cover page names
+    who wrote the document, what it is and the period it covers.
     """
     return identities.words(name, identity) + "\n" + identities.opening(chunks)
 
@@ -61,7 +61,7 @@ class _Doc:
     page_of_row: np.ndarray  # chunk -> page number within this document
     page_counts: sparse.csr_matrix  # page x term: every chunk of a page summed
     identity_counts: sparse.csr_matrix  # one row: the identity text's terms
-    statements: dict[str, list[int]]  # section kind (its domain's) -> rows within this document
+    sections: dict[str, list[int]]  # section kind (its domain's) -> rows within this document
     about: Identity  # stored at indexing, or read from the chunks for older indexes
 
 
@@ -81,8 +81,10 @@ class LexicalIndex:
     bm25: BM25
     page_bm25: BM25
     doc_bm25: BM25
-    statements: dict[tuple[str, str], list[int]]  # (kind, doc_id) -> rows of its section pages
+    sections: dict[tuple[str, str], list[int]]  # (kind, doc_id) -> rows of its section pages
     identities: list[Identity]  # ``key`` order
+    # doc_id -> the index a channel holding only that document would build (``part``)
+    parts: dict[str, LexicalIndex] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def covered(self) -> list[periods.Covered]:
@@ -132,6 +134,16 @@ class LexicalIndex:
             return None
         return np.concatenate(spans) if spans else np.zeros(0, np.int64)
 
+    def part(self, doc_id: str) -> LexicalIndex:
+        """The index of ``doc_id`` alone: its own term weights, as in a channel holding
+        only it (no tokenising: its cached counts are reused); built once."""
+        found = self.parts.get(doc_id)
+        if found is None:
+            key = tuple(k for k in self.key if k[0] == doc_id)
+            found = build(lambda _: [], {}, key, self)
+            self.parts[doc_id] = found
+        return found
+
     def page_rows(self, page: int) -> np.ndarray:
         """The rows of a page (channel-wide page number)."""
         return np.flatnonzero(self.page_of_row == page)
@@ -167,10 +179,10 @@ def build(
     row_starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     page_starts = np.concatenate([[0], np.cumsum(npages)[:-1]]).astype(np.int64)
     page_of_row = [d.page_of_row + start for d, start in zip(parts, page_starts, strict=True)]
-    statements = {
+    sections = {
         (kind, doc_id): [r + int(start) for r in rows]
         for (doc_id, _), d, start in zip(key, parts, row_starts, strict=True)
-        for kind, rows in d.statements.items()
+        for kind, rows in d.sections.items()
     }
     return LexicalIndex(
         key=key,
@@ -185,7 +197,7 @@ def build(
         bm25=BM25(stack([d.counts for d in parts], width), vocab),
         page_bm25=BM25(stack([d.page_counts for d in parts], width), vocab),
         doc_bm25=BM25(stack([d.identity_counts for d in parts], width), vocab),
-        statements=statements,
+        sections=sections,
         identities=[d.about for d in parts],
     )
 

@@ -1,23 +1,19 @@
-"""Hybrid retrieval: dense (Chroma) + BM25 (``bm25``), fused with page and document signals.
+"""Hybrid retrieval: dense (Chroma) + BM25 (``bm25``), in two stages (``stages``).
 
 ``Retriever.search`` drops answer-format sentences from the question (the
-channel's domains know them: "Round your answer to two decimal places."),
-then takes the ``candidates`` best chunks by cosine similarity and by BM25
-from every ready document of the channel and fuses them (``fusion``): each
-list's scores scaled to [0, 1] and mixed, plus the BM25 score of the chunk's
-whole page, a bonus for exact figures and, where a domain knows them, for
-pages of a section the question names (a financial statement), and in
-multi-document channels a prior for the documents the question is about
-(``routing``: what each document says about itself, the period it covers,
-its best page, its best dense match). The prior only raises scores: no
-document is excluded, and the top k always shows the best document of each
-single ranking, the prior's favourite and, for a question spanning several
-periods, each period's document (``fusion.cover``). The chunks of the best
-pages join the candidates even if neither ranking found them. BM25 indexes
-chunks, pages and documents (``lexical``); a domain adds its wording to the
-BM25 query ("COGS" -> "cost of sales"). The BM25 index is built per channel
-and cached until the set of ready documents changes. It leaves out
-re-ranking models and generation.
+channel's domains know them: "Round your answer to two decimal places."), then
+``gather``s the candidates: the ``candidates`` best chunks by cosine and by BM25
+over every ready document, and a prior per document (``routing``: what it says
+about itself, the period it covers, its best page, its best dense match); then
+each leading document searched on its own as a one-document channel would be
+(its own dense and BM25 best, its strongest pages, exact figures, the sections
+a domain says the question names). ``stages.rank`` fuses each document's
+candidates (``fusion``) and merges them by the prior; no document is excluded,
+and the top k shows the best document of each single ranking, the prior's
+favourite and each asked period's document (``fusion.cover``). BM25 indexes
+chunks, pages and documents (``lexical``), built per channel and cached until
+the set of ready documents changes; a domain adds its wording to the BM25 query.
+It leaves out re-ranking models and generation.
 """
 
 from __future__ import annotations
@@ -32,7 +28,7 @@ import numpy as np
 
 from papertrail.errors import PaperTrailError
 from papertrail.protocols import Domain, Embedder, Store
-from papertrail.retrieve import fusion, lexical, routing
+from papertrail.retrieve import lexical, routing, stages
 from papertrail.retrieve.fusion import Weights
 from papertrail.retrieve.lexical import LexicalIndex, lexical_text, top_rows
 from papertrail.text import periods, words
@@ -107,31 +103,76 @@ class Retriever:
             allowed &= set(doc_ids)
         if not allowed or k <= 0 or not question.strip():
             return []
-        n = max(k, self.candidates) if mode == "hybrid" else k
+        if mode == "hybrid":
+            pool = self.gather(channel, question, docs, allowed, depth=k)
+            return stages.rank(pool, self.weights, k, per_page=self.per_page, shown=self.shown)
         index = self._index(channel, docs) if mode != "dense" else None
-        active = self._active(index)
-        query = question
-        for domain in active:
-            query = domain.clean(query)
-        terms = words.terms(query)
-        qvec = None
-        dense: list[tuple[Chunk, float]] = []
-        if mode != "bm25":
-            qvec = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
-            dense = self.store.query(channel, qvec, n, doc_ids=sorted(allowed), documents=docs)
+        query = self._clean(question, self._active(index))
         if mode == "dense":
+            qvec = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+            dense = self.store.query(channel, qvec, k, doc_ids=sorted(allowed), documents=docs)
             return [
                 Hit(c, score=s, dense_rank=i, dense_score=s) for i, (c, s) in enumerate(dense, 1)
             ]
         assert index is not None
-        expanded = terms + [t for d in active for t in words.terms(d.expand(query))]
+        scores = index.chunk_scores(self._terms(query, self._active(index)))
+        found = _top(index, scores, index.rows_of(allowed), k)
+        return [Hit(c, score=s, lexical_rank=i) for i, (c, s) in enumerate(found, 1)]
+
+    def gather(
+        self,
+        channel: str,
+        question: str,
+        docs: Sequence[Document],
+        allowed: set[str],
+        *,
+        depth: int = 0,
+        leading: int | None = None,
+    ) -> stages.Pool:
+        """Everything ``stages.rank`` needs for ``question`` over the ``allowed`` documents.
+
+        First stage: dense and BM25 over every allowed document and the routing
+        prior. Second: for each of the ``leading`` documents with the highest prior
+        (``Weights.docs`` unless given) and each document the top results must show,
+        its own dense and BM25 candidates, ``candidates`` of each, as a channel holding
+        only that document would search it.
+        """
+        index = self._index(channel, docs)
+        active = self._active(index)
+        query = self._clean(question, active)
+        terms = words.terms(query)
+        qvec = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+        n = max(depth, self.candidates)
+        dense = self.store.query(channel, qvec, n, doc_ids=sorted(allowed), documents=docs)
+        expanded = self._terms(query, active)
         scores, page_scores = index.chunk_scores(expanded), index.page_scores(expanded)
-        rows = index.rows_of(allowed)
-        lexical_hits = _top(index, scores, rows, n)
-        if mode == "bm25":
-            return [Hit(c, score=s, lexical_rank=i) for i, (c, s) in enumerate(lexical_hits, 1)]
+        lexical_hits = _top(index, scores, index.rows_of(allowed), n)
         asked = periods.asked(query)
         prior = routing.doc_prior(index, asked, terms, page_scores, dense, allowed)
+        firsts = routing.leaders([dense, lexical_hits], self.ranking_docs)
+        must = routing.wanted(index, asked, prior, firsts) if len(allowed) > 1 else []
+        figures = sorted(_figures(terms))
+        named = {kind for domain in active for kind in domain.sections_named(question)}
+        if not prior:  # one document (or nothing to route by): the first stage is the second
+            only = next(iter(allowed)) if len(allowed) == 1 else ""
+            holds = index.chunk_scores(figures) > 0 if figures else None
+            one = self._pool(index, allowed, dense, lexical_hits, page_scores, holds, named, only)
+            return stages.Pool((one,), must=tuple(must))
+        chosen = stages.leading(prior, must, self.weights.docs if leading is None else leading)
+        pools = []
+        for doc_id in chosen:  # each searched as a channel holding only it would search it
+            alone = index.part(doc_id)
+            own = self.store.query(channel, qvec, n, doc_ids=[doc_id], documents=docs)
+            mine = alone.chunk_scores(expanded)
+            holds = alone.chunk_scores(figures) > 0 if figures else None
+            lex = _top(alone, mine, None, n)
+            pages = alone.page_scores(expanded)
+            pools.append(self._pool(alone, {doc_id}, own, lex, pages, holds, named, doc_id))
+        return stages.Pool(tuple(pools), prior=prior, must=tuple(must))
+
+    def _pool(self, index, allowed, dense, lexical_hits, page_scores, holds, named, doc_id):
+        """The candidates of the ``allowed`` documents taken together, as one ranking
+        (one document: ``doc_id``), pages scaled by their best page."""
         pages = index.pages_of(allowed)
         if pages is not None:  # only the searched documents' pages count
             searched = np.zeros_like(page_scores)
@@ -143,44 +184,37 @@ class Retriever:
             for p in top_rows(page_scores, self.top_pages)
             for r in index.page_rows(p)
         ]
-
-        def page_of(chunk: Chunk) -> float:
-            row = index.row(chunk)
-            if row is None or best_page <= 0:
-                return 0.0
-            return float(page_scores[index.page_of_row[row]]) / best_page
-
-        figures = _figures(terms)
-        holds = index.chunk_scores(sorted(figures)) > 0 if figures else None
-
-        def has_figure(chunk: Chunk) -> bool:  # BM25's own counts: no second tokenising
-            row = index.row(chunk)
-            return holds is not None and row is not None and bool(holds[row])
-
         sections = [
             index.chunks[row]
-            for domain in active
-            for kind in domain.sections_named(question)  # instructions may name them
-            for doc_id in (routing.top(prior) if prior else sorted(allowed))
-            for row in index.statements.get((kind, doc_id), ())
+            for kind in sorted(named)
+            for d in sorted(allowed)
+            for row in index.sections.get((kind, d), ())
         ]
-        fused = fusion.fuse(
-            dense,
-            lexical_hits,
-            self.weights,
-            extra=strong,
-            has_figure=has_figure,
-            sections=sections,
-            page_of=page_of,
-            prior=prior,
+        candidates = {c.id: c for c, _ in dense} | {c.id: c for c, _ in lexical_hits}
+        candidates |= {c.id: c for c in strong} | {c.id: c for c in sections}
+        page, figures = {}, set()
+        for cid, chunk in candidates.items():
+            row = index.row(chunk)
+            if row is None:
+                continue
+            if best_page > 0:
+                page[cid] = float(page_scores[index.page_of_row[row]]) / best_page
+            if holds is not None and bool(holds[row]):
+                figures.add(cid)
+        return stages.DocPool(
+            doc_id, dense, lexical_hits, strong, sections, page, frozenset(figures)
         )
-        firsts = routing.leaders([dense, lexical_hits], self.ranking_docs)
-        must = routing.wanted(index, asked, prior, firsts) if len(allowed) > 1 else []
-        # BM25-only hits keep dense_score None: their cosine would cost a second store trip
-        ranked = fusion.diversify(fused, self.per_page)
-        for depth in sorted({min(k, self.shown), k}):  # the excerpts shown, then all k
-            ranked = fusion.cover(ranked, must, depth)
-        return ranked[:k]
+
+    @staticmethod
+    def _clean(question: str, active: Sequence[Domain]) -> str:
+        for domain in active:
+            question = domain.clean(question)
+        return question
+
+    @staticmethod
+    def _terms(query: str, active: Sequence[Domain]) -> list[str]:
+        """The BM25 query: the question's terms and the words its domains add."""
+        return words.terms(query) + [t for d in active for t in words.terms(d.expand(query))]
 
     def _active(self, index: LexicalIndex | None) -> list[Domain]:
         """The domains of the documents in ``index`` (none when no document is of one)."""
@@ -193,9 +227,9 @@ class Retriever:
         self, channel: str, doc_id: str, kind: str, documents: Sequence[Document]
     ) -> list[Chunk]:
         """The chunks of ``doc_id`` on the pages its domain says hold a section of ``kind``
-        (a financial statement, say), in reading order; empty when it has none."""
+        (a named report section, say), in reading order; empty when it has none."""
         index = self._index(channel, list(documents))
-        return [index.chunks[row] for row in index.statements.get((kind, doc_id), ())]
+        return [index.chunks[row] for row in index.sections.get((kind, doc_id), ())]
 
     def page_chunks(
         self, channel: str, doc_id: str, pages: set[int], documents: Sequence[Document]

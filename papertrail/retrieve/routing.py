@@ -2,7 +2,7 @@
 
 A prior, never a filter: every document's passages stay candidates, and the
 prior only raises its passages' scores (``fusion``). A question about one of
-many documents usually names the issuer, the product, the period or the
+many documents usually names the author, the product, the period or the
 paper, not the file. The signals, each scaled by its best document:
 
 * identity: BM25 of the question against what each document says about
@@ -32,7 +32,7 @@ from papertrail.text import periods
 from papertrail.types import Chunk
 
 IDENTITY, CONTENT, DENSE, PERIOD = 0.5, 0.25, 0.25, 1.0
-SECTION_DOCS = 3  # documents whose named sections (e.g. statements) join the candidates
+SECTION_DOCS = 3  # documents whose named sections join the candidates
 PEERS = 0.6  # "the latest" is chosen among documents scoring at least this share of the best
 LEADERS = 2  # documents of each single ranking that the top results always show...
 CLOSE = 0.9  # ... the first, and the next while its best score is this close to the first's

@@ -2,6 +2,7 @@ from papertrail.measure.metrics import (
     correctness,
     first_relevant_rank,
     hit_at,
+    hit_given_doc,
     is_wrong,
     numbers,
     numbers_match,
@@ -91,3 +92,17 @@ def test_figures_the_reference_also_gives_are_no_distractors():
     assert correctness(ref, answer, "What BLEU score?") == (1.0, "number")
     # the reference's figure is the question's: words decide
     assert correctness("scaling by 1/sqrt(dk) counteracts it", "x", "Why 1/sqrt(dk)?")[1] == "f1"
+
+
+def test_hit_given_doc_scores_passages_only_where_the_document_was_found():
+    records = [
+        {"scored": True, "rank": 2, "doc_rank": 1},  # right document, right page
+        {"scored": True, "rank": None, "doc_rank": 1},  # right document, wrong pages
+        {"scored": True, "rank": None, "doc_rank": None},  # document missed: not counted
+        {"scored": True, "rank": 7, "doc_rank": 6},  # found below 5: not counted
+    ]
+    assert hit_given_doc(records, 5) == 0.5
+    assert hit_given_doc(records[2:], 5) is None
+    m = summarise(records, multi_doc=True)
+    assert m["hit@5|doc"] == 0.5 and m["hit@5"] == 0.25 and m["doc_hit@5"] == 0.5
+    assert "hit@5|doc" not in summarise(records, multi_doc=False)

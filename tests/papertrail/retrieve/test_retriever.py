@@ -248,11 +248,12 @@ STATEMENT_PAGES = [
 
 def test_a_named_statement_lifts_every_chunk_of_its_page(store, emb):
     add(store, "C", STATEMENT_PAGES, b"st", identity=FILING)
+    w = Weights(alpha=0.6, page=0.5)  # the fusion this premise was written for
     question = "Based on the balance sheet, what was year end accounts payable? Round to millions."
-    flat = Retriever(store, emb, weights=Weights(section_boost=0.0), domains=KNOWN)
+    flat = Retriever(store, emb, weights=replace(w, section_boost=0.0), domains=KNOWN)
     plain = flat.search("C", question, k=4)
     assert plain[0].chunk.page == 1  # the premise: the notes win on words alone
-    hits = Retriever(store, emb, domains=KNOWN).search("C", question, k=4)
+    hits = Retriever(store, emb, weights=w, domains=KNOWN).search("C", question, k=4)
     assert hits[0].chunk.page == 2
     # the page's untitled chunk gains as much as its titled one
     gain = {h.chunk.index: h.score for h in hits}
@@ -263,17 +264,20 @@ def test_a_named_statement_lifts_every_chunk_of_its_page(store, emb):
     # named only in an answer-format instruction, which the query itself leaves out
     told = "What were accrued expenses at year end? Please use the balance sheet."
     lifted = {
-        h.chunk.index: h.score for h in Retriever(store, emb, domains=KNOWN).search("C", told, k=4)
+        h.chunk.index: h.score
+        for h in Retriever(store, emb, weights=w, domains=KNOWN).search("C", told, k=4)
     }
     for h in flat.search("C", told, k=4):
         lifted[h.chunk.index] -= h.score
     assert lifted[2] == pytest.approx(0.6) and lifted[0] == pytest.approx(0.0)
     # no statement named or implied: no lift
-    other = Retriever(store, emb, domains=KNOWN).search("C", "Which supplier programs exist?", k=4)
+    other = Retriever(store, emb, weights=w, domains=KNOWN).search(
+        "C", "Which supplier programs exist?", k=4
+    )
     assert other[0].chunk.page == 1
     # the same pages in a document no domain recognised (a manual): no finance rules
     add(store, "M", STATEMENT_PAGES, b"st", identity=Identity(title="Manual"))
-    manual = Retriever(store, emb, domains=KNOWN).search("M", question, k=4)
+    manual = Retriever(store, emb, weights=w, domains=KNOWN).search("M", question, k=4)
     assert [h.chunk.id for h in manual] == [h.chunk.id for h in plain]
 
 

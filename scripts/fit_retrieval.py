@@ -1,0 +1,134 @@
+"""Fit retrieval's fusion weights on development sets, with leave-one-source-out figures.
+
+    export PAPERTRAIL_EVAL_DIR=eval-cache C=../shared/corpus
+    python scripts/fit_retrieval.py $C/attention/qa.jsonl $C/financebench/qa.jsonl \\
+        $C/mmlongbench/qa.jsonl $C/financebench/qa-channel.jsonl \\
+        $C/mmlongbench/qa-channel.jsonl $C/docugami-earnings-calls/qa-channel.jsonl \\
+        evals/dev/tuning.jsonl evals/dev/tuning-channel.jsonl [--check]
+
+Each data file is indexed as ``papertrail eval`` indexes it (the same cache);
+every question's candidates are gathered once (``Retriever.gather``, kept in
+``$PAPERTRAIL_EVAL_DIR/fit-pools/`` so a second run only re-scores), then each
+point of ``papertrail.measure.fit.GRID`` is scored on every data file. A data
+file's source is its folder (``financebench`` holds the one-document and the
+channel file: they share questions, so they are left out together). Prints the
+figures per data file at the shipped and at the fitted weights, the
+leave-one-source-out table and the fitted weights; ``--check`` exits 1 when
+these differ from the shipped ``papertrail.retrieve.fusion.Weights``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import pickle
+import sys
+from dataclasses import asdict, replace
+from pathlib import Path
+
+from papertrail.measure import fit
+from papertrail.measure.channels import index_all
+from papertrail.measure.evaluate import build, load_items
+from papertrail.retrieve import stages
+from papertrail.retrieve.fusion import Weights
+from papertrail.settings import Settings
+
+
+def slim(pool: stages.Pool) -> stages.Pool:
+    """``pool`` without passage text and boxes: ranking reads ids, pages and scores only."""
+
+    def c(chunk):
+        return replace(chunk, text="", rects=(), lines=(), section="")
+
+    docs = tuple(
+        replace(
+            d,
+            dense=[(c(x), s) for x, s in d.dense],
+            lexical=[(c(x), s) for x, s in d.lexical],
+            extra=[c(x) for x in d.extra],
+            sections=[c(x) for x in d.sections],
+        )
+        for d in pool.docs
+    )
+    return replace(pool, docs=docs)
+
+
+def gather(paths: list[Path], cache: Path) -> list[fit.Case]:
+    """Every question's candidates, from the pool cache when the code and data match."""
+    code = Path(stages.__file__).parent
+    digest = hashlib.sha256()
+    for part in sorted(code.glob("*.py")):
+        digest.update(part.read_bytes())
+    pt, cases = None, []
+    for path in paths:
+        digest_path = hashlib.sha256(digest.digest() + path.read_bytes()).hexdigest()[:16]
+        saved = cache / "fit-pools" / f"{path.parent.name}-{path.stem}-{digest_path}.pkl"
+        if saved.exists():
+            cases += pickle.loads(saved.read_bytes())
+            continue
+        pt = pt or build(Settings.from_env(), "retrieval", cache)
+        items = [i for i in load_items(path) if i.answerable and i.gold_docs]
+        channels, _ = index_all(pt, items)
+        mine = []
+        for item in items:
+            channel = channels[item.doc]
+            docs = pt.store.documents(channel)
+            pool = pt.retriever.gather(
+                channel,
+                item.question,
+                docs,
+                {d.doc_id for d in docs},
+                depth=fit.DEPTH,
+                leading=max(int(v) for v in fit.GRID["docs"]),
+            )
+            source = "own" if path.parent.parent.name == "evals" else path.parent.name
+            name = f"{path.parent.name}/{path.name}"
+            mine.append(fit.Case(source, name, slim(pool), item.gold_docs, item.evidence_pages))
+        print(f"gathered {name}: {len(mine)} questions", file=sys.stderr)
+        saved.parent.mkdir(parents=True, exist_ok=True)
+        saved.write_bytes(pickle.dumps(mine))
+        cases += mine
+    return cases
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("data", nargs="+", type=Path)
+    parser.add_argument("--check", action="store_true", help="exit 1 unless shipped = fitted")
+    args = parser.parse_args()
+    cache = Path(os.environ.get("PAPERTRAIL_EVAL_DIR", "eval-cache")).resolve()
+    cases = gather(args.data, cache)
+    shipped = Weights()
+    table = fit.score_grid(cases, shipped)
+    sources = {c.dataset: c.source for c in cases}
+    point, value = fit.best(table, set(sources))
+    fitted = fit.weights_of(point, shipped)
+    at_shipped = fit.per_dataset(cases, [fit.heads(c.pool, shipped) for c in cases], shipped)
+    at_fitted = fit.per_dataset(cases, [fit.heads(c.pool, fitted) for c in cases], fitted)
+    print("\n| data file | source | questions | shipped hit@5 | fitted hit@5 |")
+    print("|---|---|---:|---:|---:|")
+    for name in sorted(sources):
+        n = sum(1 for c in cases if c.dataset == name)
+        print(
+            f"| {name} | {sources[name]} | {n} | {at_shipped[name][0]:.3f} "
+            f"| {at_fitted[name][0]:.3f} |"
+        )
+    print(f"\nover every question, fitted: hit@5 {value[0]:.3f}, mrr@10 {value[1]:.3f}")
+    print("\n| left out | fitted without it | its hit@5 then | with every source |")
+    print("|---|---|---|---|")
+    for source, (p, alone, every) in fit.leave_one_out(table, sources).items():
+        weights = ", ".join(f"{k} {v:g}" for k, v in p.items())
+        then = ", ".join(f"{d.split('/')[1]} {v:.3f}" for d, v in alone.items())
+        whole = ", ".join(f"{d.split('/')[1]} {v:.3f}" for d, v in every.items())
+        print(f"| {source} | {weights} | {then} | {whole} |")
+    names = list(fit.GRID)
+    print("\nfitted:  " + ", ".join(f"{n} {asdict(fitted)[n]:g}" for n in names))
+    print("shipped: " + ", ".join(f"{n} {asdict(shipped)[n]:g}" for n in names))
+    same = all(asdict(fitted)[n] == asdict(shipped)[n] for n in names)
+    print("the shipped weights are the fitted ones" if same else "shipped != fitted")
+    return 0 if same or not args.check else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
