@@ -13,7 +13,7 @@ from adapters.chat.suggest import (
     suggest,
 )
 from papertrail.settings import Settings
-from papertrail.types import Answer, Chunk
+from papertrail.types import Answer, Chunk, Citation
 from tests.fakes import ScriptedGenerator, gated_pipeline
 from tests.pdfs import table_pdf
 
@@ -42,8 +42,11 @@ def test_questions_come_from_headings_rows_and_defined_terms_in_turns():
     ]
 
 
+SURE = Citation(1, 1, "Pump capacity was 120.", None, True, "stated", level="verified")
+
+
 def answer(text: str, question: str = "What is the pump capacity?", **kw) -> Answer:
-    base = Answer(question, text, citations=("c",), dropped=(), grounded=True,
+    base = Answer(question, text, citations=(SURE,), dropped=(), grounded=True,
                   refusal=False, mode="extractive")  # fmt: skip
     return replace(base, **kw)
 
@@ -54,6 +57,10 @@ def test_only_a_grounded_informative_answer_makes_a_question_worth_offering():
     assert not answerable(answer("Pump capacity was 120 cubic metres an hour [1].", grounded=False))
     assert not answerable(answer("Pump capacity was 120 cubic metres an hour [1].", citations=()))
     assert not answerable(answer("The documents do not say.", refusal=True))
+    partly = replace(SURE, level="partly supported")  # kept, but not beyond doubt
+    assert not answerable(
+        answer("Pump capacity was 120 cubic metres an hour [1].", citations=(partly,))
+    )
 
 
 def test_a_question_whose_answer_fails_verification_is_never_offered(tmp_path):
