@@ -53,7 +53,7 @@ _AMOUNT = re.compile(
 )
 _QUANTITY = re.compile(
     r"\bhow (much|many|large|big|long|often)\b|\b(amount|number|total|percent(age)?|rate|"
-    r"ratio|value|size|cost|price|score|figure|sales|margin|dropout|accuracy)s?\b",
+    r"ratio|value|size|cost|price|score|figure|sales|margin|accuracy)s?\b",
     re.I,
 )
 # Questions that ask for a reason or a description, which one figure does not give
