@@ -18,6 +18,7 @@ import pytest
 
 from adapters.chat.service import ChatService
 from bot.redis.coord import RedisSeen, connect
+from bot.redis.feedback import RedisFeedback
 from bot.redis.state import RedisForgotten, RedisShares, RedisThreads
 from papertrail.settings import Settings
 from tests.fake_slack import FakeSlack, final_messages, shown_text
@@ -40,6 +41,7 @@ def workers(tmp_path, redis_server, redis_client):
             threads=RedisThreads(client),
             forgotten=RedisForgotten(client),
             seen=RedisSeen(client),
+            feedback=RedisFeedback(client),  # as bot/wiring.py gives every worker
         )
         running.append(slack_bot(fake, service, SECRET, progress_interval=0.0))
         views.append(SimpleNamespace(fake=fake, events=running[-1].events, pipeline=pipeline))
