@@ -14,6 +14,7 @@ left to the caller.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 
@@ -90,14 +91,21 @@ def _box(words: list[Word]) -> Rect:
 
 
 def _rows(page: pymupdf.Page) -> dict[float, list[Word]]:
-    """The page's words (displayed-page boxes) grouped by row, by middle height."""
+    """The page's words (displayed-page boxes) grouped by row, by middle height: a word
+    joins the first row (in the order rows were met) whose middle is within ``SAME_ROW``."""
     turn = page.rotation_matrix
+    upright = page.rotation == 0  # the displayed page is the page: no box to transform
     rows: dict[float, list[Word]] = {}
+    keys: list[tuple[float, int]] = []  # (row middle, order met), sorted: a few to compare
     for w in page.get_text("words"):
-        box = pymupdf.Rect(w[:4]) * turn
-        mid = (box.y0 + box.y1) / 2
-        key = next((k for k in rows if abs(k - mid) <= SAME_ROW), mid)
-        rows.setdefault(key, []).append((box.x0, box.y0, box.x1, box.y1, w[4]))
+        box = w[:4] if upright else tuple(pymupdf.Rect(w[:4]) * turn)
+        mid = (box[1] + box[3]) / 2
+        lo = bisect.bisect_left(keys, (mid - SAME_ROW, -1))
+        near = [k for k in keys[lo : bisect.bisect_right(keys, (mid + SAME_ROW, len(keys)))]]
+        key = min(near, key=lambda k: k[1])[0] if near else mid
+        if not near:
+            bisect.insort(keys, (mid, len(keys)))
+        rows.setdefault(key, []).append((box[0], box[1], box[2], box[3], w[4]))
     return rows
 
 
