@@ -1,0 +1,77 @@
+"""Searches within a few documents, ranked in memory: the same chunks Chroma's filter finds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from papertrail.store.chroma import FEW_DOCS, ChromaStore
+from papertrail.store.doc_vectors import DocVectors
+from papertrail.store.records import rows
+from tests.papertrail.store.test_chroma import EMB, ingest, make_doc
+
+WORDS = [f"w{i}" for i in range(400)]  # many words: ties in similarity are unlikely
+
+
+@pytest.fixture
+def store(tmp_path) -> ChromaStore:
+    return ChromaStore.persistent(tmp_path / "chroma", model=EMB.name)
+
+
+def _texts(seed: int, n: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    return [" ".join(rng.choice(WORDS, int(rng.integers(3, 12)))) for _ in range(n)]
+
+
+def test_a_search_within_documents_finds_what_the_filtered_index_finds(store):
+    rng = np.random.default_rng(0)
+    docs = []
+    for seed in range(3):  # random vectors: no two chunks equally near a question
+        doc, chunks = make_doc("C1", _texts(seed, 30), seed=bytes([seed]), name=f"{seed}.pdf")
+        store.begin(doc)
+        store.add_chunks("C1", chunks, rng.normal(size=(len(chunks), 16)).astype(np.float32))
+        docs.append(store.commit(doc))
+    col = store._chunks_of("C1")
+    include = ["documents", "metadatas", "distances"]
+    for _ in range(5):
+        vec = rng.normal(size=16).astype(np.float32)
+        for chosen in ([docs[0].doc_id], [docs[1].doc_id, docs[2].doc_id]):
+            got = store.query("C1", vec, 8, doc_ids=chosen)
+            where = {"doc_id": {"$in": chosen}}
+            want = rows(
+                col.query(query_embeddings=[vec], n_results=8, where=where, include=include)
+            )
+            assert [c for c, _ in got] == [c for c, _ in want]  # chunks exact, same order
+            assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-5)
+            assert {c.doc_id for c, _ in got} <= set(chosen)
+    assert len(docs) <= FEW_DOCS  # so the in-memory path is the one exercised
+
+
+def test_a_forgotten_document_is_never_found_again(store):
+    keep, keep_chunks = make_doc("C1", _texts(1, 5), seed=b"keep")
+    gone, gone_chunks = make_doc("C1", _texts(2, 5), seed=b"gone")
+    third, third_chunks = make_doc("C1", _texts(3, 5), seed=b"third")
+    for doc, chunks in ((keep, keep_chunks), (gone, gone_chunks), (third, third_chunks)):
+        ingest(store, doc, chunks)
+    vec = EMB.embed([gone_chunks[0].text])[0]
+    before = store.query("C1", vec, 3, doc_ids=[gone.doc_id, keep.doc_id])
+    assert before[0][0] == gone_chunks[0]  # read into memory
+    store.delete("C1", gone.doc_id)
+    after = store.query("C1", vec, 3, doc_ids=[gone.doc_id, keep.doc_id])
+    assert after and all(c.doc_id == keep.doc_id for c, _ in after)
+
+
+def test_memory_is_bounded_least_recently_used_first():
+    near = DocVectors(max_rows=10)
+    loads = []
+
+    def load(doc_id):
+        loads.append(doc_id)
+        return [f"{doc_id}:{i}" for i in range(4)], np.eye(4, 3, dtype=np.float32)
+
+    vec = np.array([1.0, 0.0, 0.0], np.float32)
+    for doc_id in ("a", "b", "a", "c", "a", "b"):
+        near.search("C", [doc_id], vec, 2, load)
+    assert near._rows <= 10
+    assert loads == ["a", "b", "c", "b"]  # "b" was the least recently used when "c" came
+    assert near.search("C", ["a"], vec, 1, load)[0] == ("a:0", 1.0)
