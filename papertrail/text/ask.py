@@ -75,7 +75,7 @@ _FIELD = re.compile(
     r"(?:\s+(?:of|for|in|on|at)\b[^?]*)?\s*\??$",
     re.I,
 )
-_PERIODISH = re.compile(r"\b(?:19|20)\d\d\b|\b(?:FY|Q[1-4]|H[12])\s?\d*\b")
+_PERIODISH = re.compile(rf"\b{periods.YEAR}\b|\b(?:FY|Q[1-4]|H[12])\s?\d*\b")
 # "define X", "definition of X", "meaning of X", "what is meant by X"
 _DEFINE = re.compile(
     r"\b(?:defines?|defined|definition\s+of|meaning\s+of|what\s+is\s+meant\s+by)\s+"

@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from bm25s.stopwords import STOPWORDS_EN
 
+from papertrail.text.periods import is_period_token
 from papertrail.text.sentences import normalize, strip_markers
 
 try:  # wordfreq ships English frequencies from several large corpora, offline
@@ -51,7 +52,6 @@ eur euro euros roughly approximately approx around nearly almost circa
 # fmt: on
 
 TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
-_YEARISH = re.compile(r"^(?:fy|cy|q[1-4]|h[12])?\d{2,4}[a-z]?$|^\d{4}q[1-4]$")
 
 
 _SUFFIXES = (
@@ -125,7 +125,7 @@ def tokens(text: str) -> list[str]:
 
 def is_content(token: str) -> bool:
     """True for words that carry meaning: not stop words, numbers, years or single letters."""
-    if len(token) < 2 or token in STOPWORDS or token in UNIT_WORDS or _YEARISH.match(token):
+    if len(token) < 2 or token in STOPWORDS or token in UNIT_WORDS or is_period_token(token):
         return False
     return not re.fullmatch(r"[\d.,]+", token)
 
