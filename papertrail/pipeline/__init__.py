@@ -186,12 +186,22 @@ class PaperTrail(Indexing):
         if draft.calculation is not None:  # every operand re-read, the arithmetic redone
             off = self.settings.without
             checked = verify_calculation(
-                draft.text, draft.calculation, hits, embedder=embedder, without=off
+                draft.text,
+                draft.calculation,
+                hits,
+                embedder=embedder,
+                without=off,
+                domains=self.domains,
             )
         else:  # a model's figures must be stated for what was asked; quotes are quotes
             asked = ask if draft.mode != "extractive" else ""
             checked = verify_answer(
-                draft.text, hits, embedder=embedder, question=asked, without=self.settings.without
+                draft.text,
+                hits,
+                embedder=embedder,
+                question=asked,
+                without=self.settings.without,
+                domains=self.domains,
             )
         notes = draft.notes
         if draft.by == "quote" and not checked.refusal:  # ... that must state what was asked

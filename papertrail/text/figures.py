@@ -42,9 +42,10 @@ _IN_UNITS = re.compile(
 )
 _CURRENCY = "$€£¥₹"
 _TIME = frozenset({"second", "minut", "hour", "day", "week", "month", "year"})  # word stems
-_AMOUNT_WORDS = re.compile(
-    r"\b(usd|dollars?|eur|euros?|inr|rs|rupees?|revenue|sales|cash|income)\b", re.I
-)
+# A currency named in words makes a sentence's figures money; what the money is for
+# ("revenue", "rainfall") does not: "77 customers with revenue above $1 million" counts
+# customers, and a figure with a currency sign or a scale is an amount anyway.
+_AMOUNT_WORDS = re.compile(r"\b(usd|dollars?|eur|euros?|inr|rs|rupees?)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class Figure:
     decimals: int  # precision: digits after the point, trailing zeros dropped
     percent: bool = False
     scale: float = 0.0  # 1e6 for "million" or "(in millions)"; 0 when the claim names none
-    amount: bool = False  # money-like: may be stated in another unit
+    amount: bool = False  # money-like (a currency or a scale): may be stated in another unit
     unit: str = ""  # stem of the word after it ("hour" in "12 hours")
 
     @property
