@@ -33,6 +33,7 @@ from papertrail.store.chroma import open_store
 from papertrail.store.pdf_files import PdfFiles
 from papertrail.text.ask import read
 from papertrail.text.identity import most_named, named_in
+from papertrail.text.memo import scoped
 from papertrail.types import Answer, Ask, Citation, Document, Hit, Snippet
 from papertrail.verify.computed import verify_calculation
 from papertrail.verify.question import closest_if_off_question
@@ -131,6 +132,7 @@ class PaperTrail(Indexing):
 
     # -- questions --------------------------------------------------------
 
+    @scoped  # each text the question brings is read once (``text.memo``)
     def ask(
         self,
         channel: str,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from papertrail.text.memo import per_text
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import TOKEN, stem
 
@@ -92,6 +93,7 @@ def _scale_at(text: str, pos: int) -> float:
     return _SCALES[m.group(1).lower()]
 
 
+@per_text
 def claim_figures(text: str) -> list[Figure]:
     """The figures a claim commits to.
 
@@ -138,6 +140,7 @@ def _next_word(text: str, pos: int) -> str:
     return stem(m.group().lower()) if m and m.start() - pos <= 2 else ""
 
 
+@per_text
 def excerpt_numbers(text: str) -> list[Number]:
     """Every number an excerpt states, including spelled-out ones ("twelve hours")."""
     text = normalize(text)
@@ -205,6 +208,7 @@ _REFERENCE = re.compile(
 )
 
 
+@per_text
 def states_amount(text: str) -> bool:
     """Whether ``text`` states an amount: a figure, or a number written out ("six layers"),
     other than a number naming a part of the document ("section 5.4", "Table 2")."""

@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
+from papertrail.text.memo import per_text
+
 Named = Callable[[date], int]  # the end of a fiscal year -> the year it is named for
 YEAR = r"(?:19|20)\d\d"  # a year as documents write it; the one year pattern
 _MONTHS = "january february march april may june july august september october november december"
@@ -291,6 +293,7 @@ _NAMED_Y = re.compile(rf"(?<![\d.,$])(?:fy|cy|{_FY})?({YEAR})(?!\d|,\d|\.\d)", r
 _SHORT_FY = re.compile(r"\bfy\s?'?(\d\d)\b|\bq[1-4]\s?'(\d\d)\b", re.I)  # FY23, Q3 '23
 
 
+@per_text
 def named(text: str) -> dict[str, frozenset[int]]:
     """The years, quarters and halves ``text`` names, ``{"year": {2022}, "quarter": {3}}``:
     "2023", "FY23", "fiscal 2023", "Q3", "3Q", "third quarter", "H1", "first half"; an
@@ -319,6 +322,7 @@ _LENGTHS = {
 }
 
 
+@per_text
 def lengths(text: str) -> frozenset[str]:
     """The lengths of period ``text`` speaks of: "quarter", "half", "year" ("three months
     ended", "H1", "full-year")."""

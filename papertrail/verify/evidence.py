@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from papertrail.text.figures import excerpt_numbers
 from papertrail.text.lines import is_rtl, line_part, line_starts
+from papertrail.text.memo import per_text
 from papertrail.text.periods import is_year
 from papertrail.text.rows import MAX_CHARS, ROW_START, TABLE_NUMBERS, TABLE_SHARE
 from papertrail.text.sentences import normalize, sentence_spans, strip_heading
@@ -38,6 +39,7 @@ class Span:
     also: tuple[tuple[int, int], ...] = ()  # shown with it: column headings, rows of its figures
 
 
+@per_text
 def units(text: str) -> list[tuple[int, int, bool]]:
     """(start, end, in_table) of each sentence or table row of ``text``, in order."""
     out = []
