@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from papertrail.answer.quotable import without_page_numbers
 from papertrail.protocols import Domain
 from papertrail.text.ask import read
-from papertrail.text.periods import heading_year
+from papertrail.text.periods import heading_date_word, heading_year
 from papertrail.text.sentences import normalize, split_sentences
 from papertrail.text.words import content_words, rarity, stem
 from papertrail.types import Ask, Hit
@@ -37,11 +37,6 @@ _COMPUTED = re.compile(
     re.I,
 )
 DATE_WORDS = 4  # words of a date before its year: "As of December 31,"
-_DATE_WORD = re.compile(
-    r"^(?:at|as|of|ended|end|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-    r"|[0-3]?\d,?)$",
-    re.I,
-)
 _SCALE = re.compile(r"\bin (thousands|millions|billions)\b", re.I)
 _UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 
@@ -159,7 +154,7 @@ def _years_at(words: list[str], i: int) -> tuple[list[str], int]:
     run, j = [], i
     while j < len(words):
         k = j
-        while k < len(words) and k - j < DATE_WORDS and _DATE_WORD.match(words[k]):
+        while k < len(words) and k - j < DATE_WORDS and heading_date_word(words[k]):
             k += 1  # "At", "December", "31," before the year
         year = heading_year(words[k].rstrip(",:")) if k < len(words) else ""
         if not year:

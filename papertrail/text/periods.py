@@ -333,6 +333,7 @@ def lengths(text: str) -> frozenset[str]:
 
 _IS_YEAR = re.compile(YEAR)
 _HEADING_YEAR = re.compile(rf"^(?:FY|fiscal\s?)?({YEAR})$", re.I)
+_HEADING_DATE = re.compile(rf"^(?:at|as|of|ended|end|{_MONTH}|[0-3]?\d,?)$", re.I)
 _YEARS_AT_END = re.compile(rf"(?:\b{YEAR}\b[\s,]*){{2,}}[.:;]?$")
 # a year, a period label with its year, or a short number as one token: "2019", "fy23",
 # "q32023", "2019q4", "512" (a lone "q3" is a word of its own)
@@ -348,6 +349,11 @@ def heading_year(word: str) -> str:
     """The year a column heading names ("2019", "FY2019", "fiscal 2019"), else ""."""
     m = _HEADING_YEAR.match(word)
     return m.group(1) if m else ""
+
+
+def heading_date_word(word: str) -> bool:
+    """A word of the date before a column heading's year: "At", "December", "31,", "ended"."""
+    return bool(_HEADING_DATE.match(word))
 
 
 def ends_in_years(text: str) -> bool:

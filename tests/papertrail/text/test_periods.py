@@ -17,6 +17,7 @@ from papertrail.text.periods import (
     asked,
     covered,
     ends_in_years,
+    heading_date_word,
     heading_year,
     is_period_token,
     is_year,
@@ -119,6 +120,8 @@ def test_years_as_single_words():
     assert is_year("2019") and not is_year("2019,") and not is_year("3019") and not is_year("19")
     assert heading_year("2019") == heading_year("FY2019") == heading_year("fiscal 2019") == "2019"
     assert heading_year("Q3") == heading_year("20190") == heading_year("$2019") == ""
+    assert all(heading_date_word(w) for w in ("At", "December", "31,", "Sept.", "ended", "as"))
+    assert not any(heading_date_word(w) for w in ("Revenue", "2019", "45,", "Total"))
     assert ends_in_years("(in millions) 2021 2020 2019") and ends_in_years("2022, 2021.")
     assert not ends_in_years("Revenue rose in 2021.") and not ends_in_years("From 2019 to now")
     assert all(is_period_token(t) for t in ("2019", "fy23", "q32023", "h119", "2019q4", "512"))
