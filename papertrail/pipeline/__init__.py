@@ -33,6 +33,7 @@ from papertrail.store.chroma import open_store
 from papertrail.store.pdf_files import PdfFiles
 from papertrail.text.ask import read
 from papertrail.text.identity import most_named, named_in
+from papertrail.text.memo import scoped
 from papertrail.types import Answer, Ask, Citation, Document, Hit, Snippet
 from papertrail.verify.computed import verify_calculation
 from papertrail.verify.question import closest_if_off_question
@@ -131,6 +132,7 @@ class PaperTrail(Indexing):
 
     # -- questions --------------------------------------------------------
 
+    @scoped  # each text the question brings is read once (``text.memo``)
     def ask(
         self,
         channel: str,
@@ -186,12 +188,22 @@ class PaperTrail(Indexing):
         if draft.calculation is not None:  # every operand re-read, the arithmetic redone
             off = self.settings.without
             checked = verify_calculation(
-                draft.text, draft.calculation, hits, embedder=embedder, without=off
+                draft.text,
+                draft.calculation,
+                hits,
+                embedder=embedder,
+                without=off,
+                domains=self.domains,
             )
         else:  # a model's figures must be stated for what was asked; quotes are quotes
             asked = ask if draft.mode != "extractive" else ""
             checked = verify_answer(
-                draft.text, hits, embedder=embedder, question=asked, without=self.settings.without
+                draft.text,
+                hits,
+                embedder=embedder,
+                question=asked,
+                without=self.settings.without,
+                domains=self.domains,
             )
         notes = draft.notes
         if draft.by == "quote" and not checked.refusal:  # ... that must state what was asked

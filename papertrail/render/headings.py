@@ -20,9 +20,9 @@ from collections.abc import Sequence
 
 import pymupdf
 
+from papertrail.text.periods import heading_year, is_year
 from papertrail.types import Rect
 
-_YEAR = re.compile(r"^(?:FY)?(?:19|20)\d\d$")
 _FIGURE = re.compile(r"^[($£€¥]*[-–]?\d[\d,.]*%?\)?$")
 _CLAIMED = re.compile(r"\d[\d,]*(?:\.\d+)?")
 SAME_ROW = 3.0  # points: words whose middles are this close share a row
@@ -65,7 +65,7 @@ def column_heading(
     first, right = min(w[0] for w in figures), max(w[2] for w in figures)
     left = max((w[2] for w in band if w[2] <= first), default=row.x0)
     for y in sorted((k for k in rows if k < row.y0 - 1), reverse=True):
-        years = [w for w in rows[y] if _YEAR.match(w[4]) and left - 1 <= w[0] <= right + 2]
+        years = [w for w in rows[y] if heading_year(w[4]) and left - 1 <= w[0] <= right + 2]
         if len(years) < MIN_FIGURES or not _years_only(rows[y]):
             continue
         box = _box(years)
@@ -130,14 +130,14 @@ def _is_table_row(words: list[Word]) -> bool:
 
 def _years_only(words: list[Word]) -> bool:
     numbers = [w for w in words if re.search(r"\d", w[4])]
-    return bool(numbers) and all(_YEAR.match(w[4].strip(",.")) for w in numbers)
+    return bool(numbers) and all(heading_year(w[4].strip(",.")) for w in numbers)
 
 
 def _claimed(claim: str) -> set[str]:
     """The figures a claim states, digits only ("$5,007 million": "5007"), years left out."""
     out = set()
     for m in _CLAIMED.findall(claim):
-        if not _YEAR.match(m):
+        if not is_year(m):
             whole, _, cents = m.partition(".")
             out.add(whole.replace(",", "") + (f".{cents}" if cents else ""))
     return out

@@ -19,7 +19,6 @@ It leaves out re-ranking models and generation.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -288,13 +287,10 @@ def _top(index: LexicalIndex, scores: np.ndarray, rows: np.ndarray | None, n: in
     return [(index.chunks[i], float(scores[i])) for i in best]
 
 
-_YEAR = re.compile(r"(19|20)\d\d")
-
-
 def _figures(terms: list[str]) -> set[str]:
     """Exact figures in the question: decimals or 4+ digit numbers that are not years."""
     return {
         t
         for t in terms
-        if t[:1].isdigit() and ("." in t or (len(t) >= 4 and not _YEAR.fullmatch(t)))
+        if t[:1].isdigit() and ("." in t or (len(t) >= 4 and not periods.is_year(t)))
     }
