@@ -27,7 +27,7 @@ import numpy as np
 from papertrail.errors import PaperTrailError
 from papertrail.settings import BUNDLED_NAME, Settings, model_name
 from papertrail.store.clients import ephemeral_client, http_client, persistent_client
-from papertrail.store.doc_vectors import DocVectors, read_rows
+from papertrail.store.doc_vectors import DocVectors
 from papertrail.store.keys import collection_name, index_key
 from papertrail.store.records import chunk, chunk_meta, rows
 from papertrail.store.registry import Registry
@@ -87,13 +87,14 @@ class ChromaStore:
         with self._lock:
             self._collections.clear()
             self.closed = True
+        self._near.close()
         self.client.close()
 
     def collection_name(self, channel: str) -> str:
         """The chunk collection of ``channel``: 43 characters Chroma accepts."""
         return collection_name(self.key, channel)
 
-    def _rid(self, channel: str, doc_id: str) -> str:
+    def _rid(self, channel: str, doc_id: str) -> str:  # the registry's id of a document
         return f"{self.collection_name(channel)}/{doc_id}"
 
     def _chunks_of(self, channel: str):
@@ -113,12 +114,9 @@ class ChromaStore:
     # -- ingest: begin -> add_chunks* -> commit ----------------------------
 
     def begin(self, doc: Document) -> None:
-        """Register ``doc`` as "indexing" (invisible) and remove any leftover chunks.
-
-        Calling it for a document that is ready hides that document until the
-        next ``commit``. Raises PaperTrailError(code="busy") when this process
-        is already indexing the same document in the same channel.
-        """
+        """Register ``doc`` as "indexing" (invisible; a ready one until the next ``commit``)
+        and remove any leftover chunks. PaperTrailError(code="busy") when this process is
+        already indexing the same document in the same channel."""
         rid = self._rid(doc.channel, doc.doc_id)
         with self._lock:
             if rid in self._indexing:
@@ -191,8 +189,7 @@ class ChromaStore:
 
     def delete(self, channel: str, doc_id: str) -> bool:
         """Remove one document and its chunks from ``channel``; False if it was unknown."""
-        rid = self._rid(channel, doc_id)
-        known = self._registry.has(rid)
+        known = self._registry.has(rid := self._rid(channel, doc_id))
         self._registry.remove(rid)  # invisible first, then the chunks
         self._near.drop(channel, doc_id)
         self._chunks_of(channel).delete(where={"doc_id": doc_id})
@@ -219,8 +216,11 @@ class ChromaStore:
         wanted = set(ready if doc_ids is None else doc_ids)
         for doc_id in (d for d in ready if d in wanted):
             col = col or self._chunks_of(channel)
-            got = col.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
+            got = col.get(
+                where={"doc_id": doc_id}, include=["documents", "metadatas", "embeddings"]
+            )
             part = [chunk(t, m) for t, m in zip(got["documents"], got["metadatas"], strict=True)]
+            self._near.hold(channel, doc_id, part, got["embeddings"])  # read anyway: keep
             out.extend(sorted(part, key=lambda c: c.index))
         return out
 
@@ -252,8 +252,8 @@ class ChromaStore:
             keep = [(c, s) for c, s in found if c.doc_id in visible]
             if len(keep) >= k or len(found) < n:
                 return keep[:k]
-        elif len(ready) <= FEW_DOCS:  # a filter costs more than ranking them here, exactly
-            return self._near.search(channel, ready, query, k, lambda d: read_rows(col, d))
+        elif len(ready) <= FEW_DOCS:  # ranked in memory, exactly, where it can be
+            return self._near.query(col, channel, ready, query, k)
         where = {"doc_id": {"$in": ready}}
         return rows(col.query(query_embeddings=query, n_results=k, where=where, include=include))
 
