@@ -30,6 +30,7 @@ from papertrail.protocols import Embedder
 from papertrail.text.coverage import coverage
 from papertrail.text.figures import states_amount
 from papertrail.text.periods import named
+from papertrail.text.stated import lacks
 from papertrail.text.words import content_words, rarity, stem
 from papertrail.types import Ask, Draft, Hit
 
@@ -42,6 +43,7 @@ TOPIC_SHARE = 0.6  # a question word in this share of the excerpts is the docume
 FOCUS_RARITY = 1.5  # rarer than everyday words: "chief" 1.9, "many" 1.1 (words.rarity)
 FOCUS_SIM = 0.6  # cosine at which a sentence answers the question without its focus words
 SHORTLIST = 12  # sentences per question scored with the embedding model
+FITTING = 6  # ... and further ones that state the kind of thing asked (``stated``)
 OPENS_PENALTY = 0.05  # an excerpt's first sentence may have begun in the excerpt before
 
 
@@ -98,6 +100,9 @@ class Quote:
             said = {str(y) for y in named(s).get("year", ())}
             if (needs_amount and not states_amount(s)) or (years and said and not said & years):
                 blocked.add(k)
+        # a sentence that states the kind of thing asked (a count of what is counted, a
+        # percentage, a change, a name: ``stated``) beats one that only shares its words
+        fits = {k for k, (_, s) in enumerate(pool) if k not in blocked and lacks(ask, s) is None}
         bonus = [
             RANK_BONUS * (1 - (n - 1) / max(1, len(hits)))
             + (QUANTITY_BONUS if wants_figures and states_amount(q.text) else 0.0)
@@ -105,12 +110,15 @@ class Quote:
             for n, q in quotes
         ]
         # Only the lexically best few are embedded: that bounds the cost per question.
-        shortlist = sorted(range(len(pool)), key=lambda k: -(lexical[k] + bonus[k]))
-        shortlist = [k for k in shortlist if k not in blocked]
-        shortlist = [k for k in shortlist[:SHORTLIST] if lexical[k] > 0 or self.embedder]
+        ranked = sorted(range(len(pool)), key=lambda k: -(lexical[k] + bonus[k]))
+        ranked = [k for k in ranked if k not in blocked]
+        shortlist = ranked[:SHORTLIST]
+        if len(fits) < len(ranked):  # the kind asked narrows them: the best that fit join
+            shortlist += [k for k in ranked[SHORTLIST:] if k in fits][:FITTING]
+        shortlist = [k for k in shortlist if lexical[k] > 0 or self.embedder]
         sims = self._similarities(question, [pool[k][1] for k in shortlist])
         focus = self._focus(question, hits)
-        scored = []
+        scored, fit = [], []
         for j, k in enumerate(shortlist):
             n, s = pool[k]
             relevance = lexical[k] if sims is None else (lexical[k] + max(0.0, sims[j])) / 2
@@ -122,8 +130,11 @@ class Quote:
             if focus and not on_focus and (sims is None or sims[j] < FOCUS_SIM):
                 continue  # it shares only the document's topic words with the question
             scored.append((relevance, _Candidate(s, n, relevance + bonus[k], words, heading)))
+            fit.append(k in fits)
         if not scored or max(r for r, _ in scored) < MIN_RELEVANCE:
             return []
+        if any(f and r >= MIN_RELEVANCE for f, (r, _) in zip(fit, scored, strict=True)):
+            scored = [rc for f, rc in zip(fit, scored, strict=True) if f]  # those that fit only
         scored.sort(key=lambda rc: -rc[1].score)
         best = scored[0][1].score
         rare = {stem(w) for w in content_words(question) if rarity(w) >= FOCUS_RARITY}

@@ -41,6 +41,9 @@ from papertrail.verify.verify import verify_answer
 __all__ = ["IngestResult", "PaperTrail", "Progress"]
 log = logging.getLogger(__name__)
 SECTION_HITS = 60  # excerpts added for a worked-out figure (``PaperTrail._rows_for``)
+# offline answers judged against the question too: a quote, a table figure (the others
+# answer only the one form of question they read: an acronym, a code, a label, a term)
+QUESTION_CHECKED = ("quote", "table figure")
 
 
 class PaperTrail(Indexing):
@@ -194,7 +197,9 @@ class PaperTrail(Indexing):
                 draft.text, hits, embedder=embedder, question=asked, without=self.settings.without
             )
         notes = draft.notes
-        if draft.by == "quote" and not checked.refusal:  # ... that must state what was asked
+        if (
+            draft.by in QUESTION_CHECKED and not checked.refusal
+        ):  # ... that must state what was asked
             about = {i: _about(d) for i, d in docs.items()}  # a document's names are context
             checked, closest = closest_if_off_question(ask, checked, about)
             notes += closest
