@@ -43,6 +43,8 @@ _DATE_WORD = re.compile(
     re.I,
 )
 _SCALE = re.compile(r"\bin (thousands|millions|billions)\b", re.I)
+# a label's pointer to the notes, whose numbers are no cells: "Inventories (Notes 1 and 3)"
+_NOTE_REF = re.compile(r"\((?:see\s+)?notes?\s+\d[\w\s,.&-]{0,30}\)", re.I)
 _UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 
 
@@ -59,7 +61,7 @@ def table_rows(text: str, years: tuple[str, ...] = ()) -> tuple[list[Row], tuple
 
     ``years`` are headings carried over from an earlier excerpt of the same table.
     """
-    words = normalize(text).split()
+    words = normalize(_NOTE_REF.sub(" ", text)).split()
     rows: list[Row] = []
     label: list[str] = []
     money = False

@@ -203,6 +203,8 @@ _YES_NO = re.compile(r"(?:[\w,' ]*: )?(?:is|are|was|were|did|does|do|has|have|ha
 _SIGN = re.compile(r"\b(?:positive|negative)\b")  # "Does it have positive working capital?"
 _ADJUSTED = re.compile(r"(?<!un)adjusted\b")
 _ASKS = re.compile(r"[^?]*\?")  # the asking sentence: up to its question mark
+# a sentence that names the metric to work out after a question that words it otherwise
+_COMPUTE = re.compile(r"(?:^|[.?;]\s+)((?:calculate|compute|work out)\b[^.;?]*)", re.I)
 
 
 def _defined(formula: str, low: str) -> tuple[str, str, Build, bool, bool] | None:
@@ -235,6 +237,9 @@ def metric(question: str, defined: str = "") -> Metric | None:
     if (_YES_NO.match(low) and not _SIGN.search(low)) or _ADJUSTED.search(low):
         return None  # a yes/no question, or a company's own adjusted figure
     spec = next((m for m in _METRICS if re.search(m[0], low)), None)
+    said = " ".join(m.group(1).casefold() for m in _COMPUTE.finditer(question))
+    if spec is None and said:  # "How many times ...? Calculate inventory turnover ratio."
+        spec = next((m for m in _METRICS if re.search(m[0], said)), None)
     if spec is None and defined:  # a ratio in the question's own words, worked out alike
         spec = _defined(defined, " ".join(question.casefold().split()))
     share = _SHARE.search(low)

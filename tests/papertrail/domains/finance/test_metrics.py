@@ -67,3 +67,14 @@ def test_a_yes_no_question_about_the_sign_of_a_figure_gets_the_figure():
     assert m.formula == "{0} - {1}" and m.money
     assert terms(m) == [("current assets", 2022), ("current liabilities", 2022)]
     assert metric("What is the FY2022 working capital ratio?").name == "FY2022 current ratio"
+
+
+def test_a_metric_named_in_a_calculate_sentence_after_the_question():
+    m = metric(
+        "Roughly how many times has Contoso sold its inventory in FY2022? Calculate inventory "
+        "turnover ratio for FY2022; if it is not meaningful for the company, explain why."
+    )
+    assert m is not None and m.name == "FY2022 inventory turnover ratio"
+    assert terms(m) == [("cost of sales", 2022), ("inventory", 2022), ("inventory", 2021)]
+    # a sentence that only says how to work something out names no metric of its own
+    assert metric("How many stores did Contoso open in FY2022? Compute it from the list.") is None
