@@ -24,13 +24,19 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from papertrail.answer.quotable import quotable
-from papertrail.answer.short import answer_tail, answering_clause, named_answer, without_opener
+from papertrail.answer.short import (
+    DOC_MARKER,
+    answer_tail,
+    answering_clause,
+    named_answer,
+    without_opener,
+)
 from papertrail.answer.tables import asks_computed
 from papertrail.protocols import Embedder
 from papertrail.text.coverage import coverage
 from papertrail.text.figures import states_amount
 from papertrail.text.periods import named
-from papertrail.text.stated import lacks
+from papertrail.text.stated import counted_noun, counting_piece, lacks
 from papertrail.text.words import content_words, rarity, stem
 from papertrail.types import Ask, Draft, Hit
 
@@ -170,7 +176,9 @@ class Quote:
             for k, t in enumerate(clauses)
         ]
         k = max(range(len(chosen)), key=lambda j: (fit[j], chosen[j].score))
-        short = named_answer(clauses[k], ask) or answer_tail(clauses[k], ask)
+        noun = counted_noun(ask.plain or ask.body)  # "how many N": the piece giving it
+        counted = counting_piece(clauses[k], noun) if noun else None
+        short = counted or named_answer(clauses[k], ask) or answer_tail(clauses[k], ask)
         return [replace(chosen[k], text=short or clauses[k])]
 
     @staticmethod
@@ -219,7 +227,7 @@ def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
 
 def cite(sentence: str, n: int) -> str:
     """``sentence`` with ``[n]`` before its closing punctuation ("... layers [1].")."""
-    body = sentence.rstrip()
+    body = DOC_MARKER.sub("", sentence).rstrip()  # the document's own "[9]" is no citation
     end = ""
     if body and body[-1] in ".!?;:":
         body, end = body[:-1].rstrip(), body[-1]

@@ -15,7 +15,8 @@ says what a sentence lacks, or None:
   other than a percentage when an amount in a currency or a scale is;
 * a change (a verb of going up or down, "from ... to", "compared with") when the
   question asks by how much something changed;
-* a year when it asks which year;
+* a means when "how does X do Y?" is asked, not Y restated as what has to be done;
+* a year when it asks which year; the code it names ("AR01"), if any;
 * a name when which/who asks for one name: a capitalised word, acronym or code
   that the question does not already say.
 
@@ -28,7 +29,7 @@ from __future__ import annotations
 import re
 
 from papertrail.text.figures import claim_figures, states_amount
-from papertrail.text.words import stem
+from papertrail.text.words import content_words, stem
 from papertrail.types import Ask
 
 COUNT_WINDOW = 5  # words from a count to its noun ("8 parallel attention layers, or heads")
@@ -64,6 +65,14 @@ _REFERENCE = re.compile(
     re.I,
 )
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+(?=[A-Z])")  # "6.3 English Parsing."
+# where a sentence joins pieces: a comma or semicolon, a list item's number before a capital
+_PIECE = re.compile(r"[,;]\s+|\s+(?=\d{1,2}\s+[A-Z][a-z])")
+_ITEM_MARK = re.compile(r"^\d{1,2}\s+(?=[A-Z][a-z])")
+MIN_PIECE_WORDS = 3  # a shorter piece is a fragment
+_HOW = re.compile(r"^\s*how\s+(?:does|do|did|is|are|was|were|can|could)\b", re.I)
+_NEED = r"(?:must|need(?:s|ed)?\s+to|ha(?:ve|s|d)\s+to|in\s+order\s+to|should)\s+(?:\w+\s+)?"
+_MEANS = re.compile(r"\b(?:by|using|via|through|with|used|adds?|added|appl(?:y|ies|ied))\b", re.I)
+_FOOTNOTE = re.compile(r"\(\d{1,2}(?:\s+[A-Z]|\s*$)")  # "(3 A-weighted ...", "... level (3"
 _TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)?|[%°]")
 _LINK = re.compile(
     r"^\s*(?:[:=]|\b(?:of|is|was|were|are|totall?ed|numbered|reached|at)\b)\s*"
@@ -97,6 +106,8 @@ def lacks(ask: Ask, sentence: str) -> str | None:
 
 def _lacks(ask: Ask, sentence: str) -> str | None:
     body = ask.plain or ask.body
+    if ask.code and not re.search(rf"(?<![\w-]){re.escape(ask.code)}(?![\w-])", sentence):
+        return f"it does not name {ask.code}"  # a question about one code: its entry answers
     counted = counted_noun(body)
     if counted and not counts(sentence, counted):
         return f"it gives no number of {counted}"
@@ -110,6 +121,8 @@ def _lacks(ask: Ask, sentence: str) -> str | None:
         return "it states no change, and how much something changed was asked"
     if _YEAR_ASKED.match(body) and not _YEAR.search(sentence):
         return "it names no year, and a year was asked"
+    if _HOW.match(body) and ask.explains and needs_only(sentence, body):
+        return "it says what has to be done, not how it is done"
     if ask.name and ask.kind == "name" and not names_one(sentence, body):
         return "it names nothing the question does not, and a name was asked"
     return None
@@ -145,6 +158,8 @@ def counts(sentence: str, noun: str) -> bool:
         word = t.group().lower()
         if not (word[0].isdigit() or word in _SPELLED):
             continue
+        if _FOOTNOTE.match(text, t.start() - 1):
+            continue  # "(3 A-evaluated sound pressure level ...": a note's marker
         if symbols and i + 1 < len(found) and found[i + 1].group().lower() in symbols:
             return True  # "16 g", "16g"
         if not symbols and "." in word:
@@ -167,3 +182,26 @@ def names_one(sentence: str, question: str) -> bool:
         if _CODE.search(w) or (i and w[0].isupper()):
             return True
     return False
+
+
+def counting_piece(sentence: str, noun: str) -> str | None:
+    """The piece of ``sentence`` that gives the number of ``noun``, when the sentence joins
+    it to others: cut at commas, semicolons and the numbers that mark a list's items ("6
+    Open the lid 6 Insert ground coffee (max. 16 g) 6 Close ..." -> "Insert ground coffee
+    (max. 16 g)"); None when the whole sentence is that piece or no piece gives it."""
+    pieces = [p.strip() for p in _PIECE.split(sentence) if p and p.strip()]
+    for piece in pieces:
+        piece = _ITEM_MARK.sub("", piece)
+        if len(piece.split()) >= MIN_PIECE_WORDS and counts(piece, noun):
+            return piece if piece != sentence.strip() else None
+    return None
+
+
+def needs_only(sentence: str, question: str) -> bool:
+    """Whether ``sentence`` only restates what "how does X do Y?" asks as a need ("we must
+    inject some information about the position of the tokens"), naming no means (by,
+    using, via, with ...): the answer is in what follows it, not in it."""
+    verbs = [w for w in content_words(question) if len(w) >= 4]
+    if _MEANS.search(sentence):
+        return False
+    return any(re.search(rf"\b{_NEED}{re.escape(w[:5])}\w*", sentence, re.I) for w in verbs)
