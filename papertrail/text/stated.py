@@ -72,7 +72,7 @@ MIN_PIECE_WORDS = 3  # a shorter piece is a fragment
 _HOW = re.compile(r"^\s*how\s+(?:does|do|did|is|are|was|were|can|could)\b", re.I)
 _NEED = r"(?:must|need(?:s|ed)?\s+to|ha(?:ve|s|d)\s+to|in\s+order\s+to|should)\s+(?:\w+\s+)?"
 _MEANS = re.compile(r"\b(?:by|using|via|through|with|used|adds?|added|appl(?:y|ies|ied))\b", re.I)
-_FOOTNOTE = re.compile(r"\(\d{1,2}(?:\s+[A-Z]|\s*$)")  # "(3 A-weighted ...", "... level (3"
+_ALL_SYMBOLS = frozenset().union(*_UNITS.values()) | {"db", "hz", "khz", "mhz", "ghz", "kwh", "mah"}
 _TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)?|[%°]")
 _LINK = re.compile(
     r"^\s*(?:[:=]|\b(?:of|is|was|were|are|totall?ed|numbered|reached|at)\b)\s*"
@@ -158,8 +158,11 @@ def counts(sentence: str, noun: str) -> bool:
         word = t.group().lower()
         if not (word[0].isdigit() or word in _SPELLED):
             continue
-        if _FOOTNOTE.match(text, t.start() - 1):
+        if _marker(text, t.start()):
             continue  # "(3 A-evaluated sound pressure level ...": a note's marker
+        after = found[i + 1].group().lower() if i + 1 < len(found) else ""
+        if not symbols and after in _ALL_SYMBOLS:
+            continue  # "70 dB", "5 %": a measure, not a count of things
         if symbols and i + 1 < len(found) and found[i + 1].group().lower() in symbols:
             return True  # "16 g", "16g"
         if not symbols and "." in word:
@@ -205,3 +208,12 @@ def needs_only(sentence: str, question: str) -> bool:
     if _MEANS.search(sentence):
         return False
     return any(re.search(rf"\b{_NEED}{re.escape(w[:5])}\w*", sentence, re.I) for w in verbs)
+
+
+def _marker(text: str, at: int) -> bool:
+    """Whether the number at ``at`` opens a note's marker: "(3" whose bracket another
+    "(" or the end comes before it closes ("(3 level (Lpa)"), unlike "(8 heads)"."""
+    if at == 0 or text[at - 1] != "(":
+        return False
+    close, reopen = text.find(")", at), text.find("(", at)
+    return close < 0 or 0 <= reopen < close

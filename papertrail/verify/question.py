@@ -43,6 +43,7 @@ _DATE = re.compile(
     r"|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?\b",
     re.I,
 )
+_FRAME = re.compile(r"\bhow\s+(?:many|much)\b", re.I)  # the question's frame, not its subject
 _MEASURE = re.compile(rf"\b(?:{'|'.join(sorted(MEASURES))})\b", re.I)
 
 
@@ -133,10 +134,11 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
 
 
 def _core(asking: str) -> str:
-    """What a question asks about, without its asides ("(formerly ...)") and the dates it
-    names ("as of August 30, 2023"): the year is checked apart, and an aside only says
-    which thing is meant in other words."""
-    return " ".join(_DATE.sub(" ", _ASIDE.sub(" ", asking)).split()) or asking
+    """What a question asks about, without its asides ("(formerly ...)"), the dates it
+    names ("as of August 30, 2023") and its "how many": the year is checked apart, an
+    aside only says which thing is meant in other words, and a count is ``stated``'s."""
+    core = _FRAME.sub("how", _DATE.sub(" ", _ASIDE.sub(" ", asking)))
+    return " ".join(core.split()) or asking
 
 
 def _abbreviated(asking: str, text: str) -> list[str]:
