@@ -29,9 +29,10 @@ from __future__ import annotations
 import re
 
 from papertrail.text.figures import claim_figures, states_amount
-from papertrail.text.words import content_words, stem
+from papertrail.text.words import content_words, rarity, stem
 from papertrail.types import Ask
 
+NAME_RARITY = 2.5  # words.rarity of a first word read as a name ("Duet"), not "This" (1.0)
 COUNT_WINDOW = 5  # words from a count to its noun ("8 parallel attention layers, or heads")
 _HOW_MANY = re.compile(r"\bhow\s+many\s+(?P<phrase>[^?,;:]+)", re.I)
 # where the counted noun phrase ends: a verb, a preposition, a relative word
@@ -175,16 +176,23 @@ def counts(sentence: str, noun: str) -> bool:
 
 
 def names_one(sentence: str, question: str) -> bool:
-    """Whether ``sentence`` holds a name the question does not: a capitalised word after
-    its first, or an acronym or code anywhere ("PKG", "P100", "ChatGPT")."""
+    """Whether ``sentence`` holds a name the question does not: a capitalised word (the
+    first one only when it is no everyday word), or an acronym or code ("PKG", "P100",
+    "ChatGPT")."""
     said = {w.lower() for w in _TOKEN.findall(question)}
     for i, t in enumerate(_TOKEN.finditer(sentence)):
         w = t.group()
         if w.lower() in said or not w[0].isalpha():
             continue
-        if _CODE.search(w) or (i and w[0].isupper()):
+        if _CODE.search(w) or (w[0].isupper() and (i or _uncommon(w, sentence[t.end() :]))):
             return True
     return False
+
+
+def _uncommon(word: str, rest: str) -> bool:
+    """A sentence's first word that is a name, not an everyday word ("This", "Short-term")
+    nor a connective before its comma ("Furthermore,")."""
+    return rarity(word) >= NAME_RARITY and not rest.startswith(",")
 
 
 def counting_piece(sentence: str, noun: str) -> str | None:

@@ -256,8 +256,8 @@ def metric(question: str, defined: str = "") -> Metric | None:
         )
     elif spec is None:  # a line item asked as an amount
         row = next((r for pattern, r in _ITEMS if re.search(pattern, low)), None)
-        if row is None or len(years) > 1:
-            return None
+        if row is None or len(years) > 1 or _PERCENT.search(asking):
+            return None  # a percentage asked is no amount of one line item
         spec = ("", row, lambda t, y: t(row, y), False, True)
     _, name, build, percent, money = spec
     span = years if _AVERAGE.search(low) and len(years) == 2 else [years[-1]]

@@ -78,3 +78,8 @@ def test_a_metric_named_in_a_calculate_sentence_after_the_question():
     assert terms(m) == [("cost of sales", 2022), ("inventory", 2022), ("inventory", 2021)]
     # a sentence that only says how to work something out names no metric of its own
     assert metric("How many stores did Contoso open in FY2022? Compute it from the list.") is None
+
+
+def test_a_percentage_asked_is_no_line_item():
+    assert metric("What percentage of total net sales were service sales in 2017?") is None
+    assert metric("What were total net sales in 2017?").name == "FY2017 revenue"
