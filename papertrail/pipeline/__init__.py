@@ -185,7 +185,10 @@ class PaperTrail(Indexing):
         if worked is not None:
             hits, draft = rows, worked
         else:
-            if ask.code or ask.quoted:  # a listing's entry: on a page found, if not found itself
+            offline = (
+                getattr(self.generator, "mode", "") == "extractive"
+            )  # (a model: no longer prompt)
+            if offline and (ask.code or ask.quoted):  # a listing's entry: on a page found
                 hits = hits + self._rest_of_pages(channel, hits, asked)
             draft = self.generator.generate(ask, hits)
         embedder = self.embedder

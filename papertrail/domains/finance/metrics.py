@@ -188,6 +188,12 @@ _ITEMS = (
     (r"cost of (?:goods sold|sales)|\bcogs\b", "cost of sales"),
     (r"operating income", "operating income"),
     (r"(?:total |net )?(?:revenues?|net sales)\b", "revenue"),
+    (r"\bpp\s?&\s?e\b|property,? plant,? (?:and|&) equipment", "PP&E"),
+    (r"\binventor(?:y|ies)\b", "inventory"),
+    (r"(?:shareholders|stockholders)'? equity|\btotal equity", "equity"),
+    (r"interest expense", "interest expense"),
+    (r"(?:income|earnings) before (?:provision for )?income tax|pre-?tax income", "pretax income"),
+    (r"income tax", "income tax"),
 )
 _YEAR = re.compile(r"\b(?:FY\s?|fiscal (?:year )?)?((?:19|20)\d\d)\b", re.I)
 _AVERAGE = re.compile(r"\baverage\b", re.I)

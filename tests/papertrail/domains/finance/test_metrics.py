@@ -83,3 +83,16 @@ def test_a_metric_named_in_a_calculate_sentence_after_the_question():
 def test_a_percentage_asked_is_no_line_item():
     assert metric("What percentage of total net sales were service sales in 2017?") is None
     assert metric("What were total net sales in 2017?").name == "FY2017 revenue"
+
+
+def test_a_defined_ratio_reads_any_statement_row_the_metrics_use():
+    question = (
+        "What is Contoso's FY2021 asset intensity? Asset intensity is defined as: total "
+        "revenue / (average PP&E between FY2020 and FY2021)."
+    )
+    m = metric(question, defined="total revenue / (average PP&E between FY2020 and FY2021)")
+    assert m is not None and m.formula == "{0} / (({1} + {2}) / 2)"
+    assert terms(m) == [("revenue", 2021), ("PP&E", 2021), ("PP&E", 2020)]
+    tax = "income tax / pretax income"
+    m = metric(f"What is FY2021 tax burden? Tax burden is defined as: {tax}.", defined=tax)
+    assert terms(m) == [("income tax", 2021), ("pretax income", 2021)]
