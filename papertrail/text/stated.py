@@ -18,7 +18,8 @@ says what a sentence lacks, or None:
 * a means when "how does X do Y?" is asked, not Y restated as what has to be done;
 * a year when it asks which year; the code it names ("AR01"), if any;
 * a name when which/who asks for one name: a capitalised word, acronym or code
-  that the question does not already say.
+  that the question does not already say (not for "what <noun>": "what budget" asks
+  for a figure as often as "which budget" for a name).
 
 It reads the sentence alone: whether it is about what was asked (its words, the
 period) is ``coverage``'s and ``periods``' job, and it never looks at a document.
@@ -70,6 +71,7 @@ _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+(?=[A-Z])")  # "6.3 Englis
 _PIECE = re.compile(r"[,;]\s+|\s+(?=\d{1,2}\s+[A-Z][a-z])")
 _ITEM_MARK = re.compile(r"^\d{1,2}\s+(?=[A-Z][a-z])")
 MIN_PIECE_WORDS = 3  # a shorter piece is a fragment
+_WHO = re.compile(r"^\s*(?:which|who)\b", re.I)  # "what budget" asks a measure as often
 _HOW = re.compile(r"^\s*how\s+(?:does|do|did|is|are|was|were|can|could)\b", re.I)
 _NEED = r"(?:must|need(?:s|ed)?\s+to|ha(?:ve|s|d)\s+to|in\s+order\s+to|should)\s+(?:\w+\s+)?"
 _MEANS = re.compile(r"\b(?:by|using|via|through|with|used|adds?|added|appl(?:y|ies|ied))\b", re.I)
@@ -124,7 +126,7 @@ def _lacks(ask: Ask, sentence: str) -> str | None:
         return "it names no year, and a year was asked"
     if _HOW.match(body) and ask.explains and needs_only(sentence, body):
         return "it says what has to be done, not how it is done"
-    if ask.name and ask.kind == "name" and not names_one(sentence, body):
+    if ask.name and _WHO.match(body) and not names_one(sentence, body):
         return "it names nothing the question does not, and a name was asked"
     return None
 
@@ -192,7 +194,8 @@ def names_one(sentence: str, question: str) -> bool:
 def _uncommon(word: str, rest: str) -> bool:
     """A sentence's first word that is a name, not an everyday word ("This", "Short-term")
     nor a connective before its comma ("Furthermore,")."""
-    return rarity(word) >= NAME_RARITY and not rest.startswith(",")
+    low = word.lower()
+    return rarity(word) >= NAME_RARITY and not rest.startswith(",") and low not in _SPELLED
 
 
 def counting_piece(sentence: str, noun: str) -> str | None:

@@ -67,6 +67,9 @@ def test_a_name_question_needs_a_name_the_question_does_not_give():
     assert lacks(ask, "This method aligns the retriever with the reader model.") is not None
     assert lacks(ask, "Duet aligns the retriever with the reader model.") is None
     assert lacks(ask, "The retriever is aligned by RRA, a ranking loss.") is None
+    # "what <noun>" asks for a figure as often as for a name: no name is needed
+    budget = read("What budget did the Lynx project have?")
+    assert lacks(budget, "The Lynx project had a budget of 3.1 million euros.") is None
 
 
 def test_a_question_about_one_code_needs_its_code():
