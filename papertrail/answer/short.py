@@ -201,6 +201,8 @@ def answer_tail(clause: str, question: Ask | str) -> str | None:
     tail = clause[begin:].strip(" ,;:.") if rest else ""
     if re.match(r"(?:and|or|but|nor|while|whereas)\b", tail, re.I):
         return None  # "... and 41.0 BLEU on French": a second statement, not the answer
+    if re.match(r"of\b", tail, re.I):
+        return None  # "of Pdrop = 0.1" says nothing without the "rate" it belongs to
     if _NEGATION.search(clause[: rest[0][0] if rest else len(clause)]):
         return None  # "was not conceived in ...": the tail alone would drop the "not"
     if tail.count("(") != tail.count(")"):
