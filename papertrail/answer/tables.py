@@ -38,6 +38,8 @@ _COMPUTED = re.compile(
 )
 DATE_WORDS = 4  # words of a date before its year: "As of December 31,"
 _SCALE = re.compile(r"\bin (thousands|millions|billions)\b", re.I)
+# a label's pointer to the notes, whose numbers are no cells: "Inventories (Notes 1 and 3)"
+_NOTE_REF = re.compile(r"\((?:see\s+)?notes?\s+\d[\w\s,.&-]{0,30}\)", re.I)
 _UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 
 
@@ -54,7 +56,7 @@ def table_rows(text: str, years: tuple[str, ...] = ()) -> tuple[list[Row], tuple
 
     ``years`` are headings carried over from an earlier excerpt of the same table.
     """
-    words = normalize(text).split()
+    words = normalize(_NOTE_REF.sub(" ", text)).split()
     rows: list[Row] = []
     label: list[str] = []
     money = False
