@@ -92,7 +92,12 @@ def _scale_at(text: str, pos: int) -> float:
 
 
 def claim_figures(text: str) -> list[Figure]:
-    """The figures a claim commits to.
+    """The figures a claim commits to (``claim_figures_at`` without the offsets)."""
+    return [f for _, _, f in claim_figures_at(text)]
+
+
+def claim_figures_at(text: str) -> list[tuple[int, int, Figure]]:
+    """The figures a claim commits to, each with its offsets in ``figure_text(text)``.
 
     Left out: citation markers, list markers ("(1)", "1."), years (1900-2100
     without a currency sign), and digits glued to letters, which name things
@@ -100,7 +105,7 @@ def claim_figures(text: str) -> list[Figure]:
     unless the letters are a scale ("450mn", "$4.6B"). Digits may be grouped the
     English, Indian or continental way ("3,02,16,492" is 30,216,492).
     """
-    text = strip_markers(normalize(text))
+    text = figure_text(text)
     in_units = _IN_UNITS.search(text)
     sentence_scale = _SCALES[in_units.group(1).lower().rstrip("s")] if in_units else 0.0
     amounts = bool(_AMOUNT_WORDS.search(text)) or bool(sentence_scale)
@@ -126,10 +131,14 @@ def claim_figures(text: str) -> list[Figure]:
         pct = bool(re.match(r"\s?(%|percent)", text[end:], re.I))
         amount = not pct and (money or bool(scale) or amounts)
         fig_scale = scale or (sentence_scale if amount else 0.0)
-        out.append(
-            Figure(raw, float(digits), len(frac), pct, fig_scale, amount, _next_word(text, end))
-        )
+        fig = Figure(raw, float(digits), len(frac), pct, fig_scale, amount, _next_word(text, end))
+        out.append((start, end, fig))
     return out
+
+
+def figure_text(text: str) -> str:
+    """The text a claim's figures are read in (normalised, citation markers removed)."""
+    return strip_markers(normalize(text))
 
 
 def _next_word(text: str, pos: int) -> str:
@@ -140,6 +149,16 @@ def _next_word(text: str, pos: int) -> str:
 def excerpt_numbers(text: str) -> list[Number]:
     """Every number an excerpt states, including spelled-out ones ("twelve hours")."""
     text = normalize(text)
+    out = [n for _, _, n in numbers_at(text)]
+    for m in TOKEN.finditer(text):
+        word = m.group().lower()
+        if word in _WORDS:
+            out.append(Number(float(_WORDS[word]), unit=_next_word(text, m.end()), spelled=True))
+    return out
+
+
+def numbers_at(text: str) -> list[tuple[int, int, Number]]:
+    """The numbers written in digits in ``text`` (already normalised), with their offsets."""
     out = []
     for m in _NUM.finditer(text):
         raw = m.group()
@@ -147,11 +166,7 @@ def excerpt_numbers(text: str) -> list[Number]:
         scale = _scale_at(text, m.end())
         value = _value(raw)
         unit = _next_word(text, m.end())
-        out.append(Number(float(value), scale, pct, "." not in value, unit))
-    for m in TOKEN.finditer(text):
-        word = m.group().lower()
-        if word in _WORDS:
-            out.append(Number(float(_WORDS[word]), unit=_next_word(text, m.end()), spelled=True))
+        out.append((m.start(), m.end(), Number(float(value), scale, pct, "." not in value, unit)))
     return out
 
 

@@ -11,6 +11,7 @@ the same for what a reader sees beside an excerpt. Nothing here judges a claim.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -66,10 +67,23 @@ def parse(text: str) -> Excerpt:
     )
 
 
+# A quarter glued to its year in a file name ("ACME_2023Q2_EARNINGS", "report-2023-q2")
+_NAME_QUARTER = re.compile(r"(?<!\d)(?:19|20)\d\d[ _-]?q([1-4])(?![^\W_])", re.I)
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
 @lru_cache(maxsize=CACHED)
 def context_keys(context: str) -> frozenset[str]:
-    """``word_keys`` of a document name and section heading, read once."""
-    return frozenset(word_keys(context)) if context else frozenset()
+    """``word_keys`` of a document name and section heading, read once; a quarter the
+    name glues to its year ("2023Q2") also as the words a claim writes for it ("Q2",
+    "second quarter")."""
+    if not context:
+        return frozenset()
+    keys = word_keys(context)
+    for m in _NAME_QUARTER.finditer(context):
+        n = int(m.group(1))
+        keys |= word_keys(f"Q{n} {n}Q {_ORDINALS[n - 1]} quarter")
+    return frozenset(keys)
 
 
 @lru_cache(maxsize=CACHED * 4)

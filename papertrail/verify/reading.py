@@ -25,6 +25,7 @@ from papertrail.text.coverage import Claim, share
 from papertrail.text.coverage import parse as parse_claim
 from papertrail.text.figures import excerpt_numbers, figure_in
 from papertrail.text.words import is_content, rarity, stem, tokens
+from papertrail.verify.anchors import anchor_conflict
 from papertrail.verify.claims import answer_part, clauses, predicate
 from papertrail.verify.contrast import (
     missing_superlative,
@@ -110,6 +111,7 @@ class Reading:
     unstated: str | None = None
     direction: str | None = None  # the claim says up, the span only down (or the reverse)
     qualifier: str | None = None  # a word of direction, period or rank the span lacks
+    figure_period: str | None = None  # the excerpt states the claim's figure for another period
 
 
 def read(claim: str, chunk_text: str, context: str = "") -> Reading:
@@ -178,6 +180,7 @@ def read(claim: str, chunk_text: str, context: str = "") -> Reading:
         unstated=unstated,
         direction=_direction(cv, best.text),
         qualifier=next((w for w in words if _qualifier(w)), None),
+        figure_period=anchor_conflict(claim, chunk_text),
     )
 
 

@@ -98,3 +98,13 @@ def test_a_time_is_stated_only_in_its_own_unit():
     (hours,) = claim_figures("It trained for 12 hours.")
     assert figure_in(hours, excerpt_numbers("for a total of 100,000 steps or 12 hours"))
     assert figure_in(hours, excerpt_numbers("12 (hours)"))  # a unit the excerpt does not name
+
+
+def test_figures_and_numbers_keep_their_offsets():
+    from papertrail.text.figures import claim_figures_at, figure_text, numbers_at
+
+    claim = "Sales rose 18.2% to $3.2 billion [1]."
+    text = figure_text(claim)
+    assert [text[a:b] for a, b, _ in claim_figures_at(claim)] == ["18.2", "3.2"]
+    plain = "up 7% in 2023, to 1,204"
+    assert [plain[a:b] for a, b, _ in numbers_at(plain)] == ["7", "2023", "1,204"]
