@@ -1,20 +1,22 @@
-"""What the excerpt says beside the claim's own figure: the period its statement speaks of.
+"""What the excerpt says beside the claim's own figure: its period, comparison and bound.
 
-A close but wrong claim often keeps the excerpt's figure and moves it to
-another period: "rose 23% in the second quarter" cited to "increased 23% for
-the six months ended June 30", "grew 40% year over year" to "growing 40%
-quarter-over-quarter", "up from 65 a year earlier" to "up from 65 last
-quarter". Words found anywhere in the excerpt cannot see it: the excerpt
-speaks of both periods, each beside another figure.
+A close but wrong claim often keeps the excerpt's figure and moves it: "rose
+23% in the second quarter" cited to "increased 23% for the six months ended
+June 30", "grew 40% year over year" to "growing 40% quarter-over-quarter",
+"up from 65 a year earlier" to "up from 65 last quarter", "grew more than
+100%" to "grew just under 100%". Words found anywhere in the excerpt cannot
+see it: the excerpt says both, each beside another figure.
 
-``anchor_conflict`` aligns the two texts on the claim's figures. For each
+``anchor_conflicts`` aligns the two texts on the claim's figures. For each
 figure of the claim that the excerpt states, it reads the *statement of that
-figure*: the words after it up to the next figure or the end of its sentence
-(where "23% for the six months ended" puts the period), else the words before
-it back to the previous figure or the start of the sentence ("In Q4, ...
-increased to 77"). Other figures bound the statement; years, days of a month
-and digits glued to letters ("Q4", "FY22", "COVID-19") do not. In that
-statement it reads three things, each a set:
+figure*: the words after it up to the next figure or the end of its clause
+(where "23% for the six months ended" puts the period), with its clause's
+opening when no figure comes before it there ("In Q4, ... increased to 77",
+"..., and revenue from wholesale grew just under 60%"). Other
+figures bound the statement; years, days of a month and digits glued to
+letters ("Q4", "FY22", "COVID-19") do not. Where the excerpt states the
+figure more than once, the statements holding the most of the claim's
+statement's words are the ones compared. In a statement it reads:
 
 * the **length** of the period: a quarter, a half (six months), nine months
   or a full year, as the words say it ("Q3", "three months ended", "first
@@ -22,19 +24,22 @@ statement it reads three things, each a set:
 * the **comparison**: against a year before ("year over year", "a year
   earlier", "prior year quarter", "same quarter last year") or a quarter
   before ("quarter-over-quarter", "sequentially", "last quarter");
-* the **years** named ("2022", "FY22", "fiscal 2021").
+* the **bound** written right at the figure: at least ("more than", "over",
+  "$5 million-plus") or at most ("under", "nearly", "up to").
 
-It reads the claim's side the same way (the whole claim when the figure's
-own statement names none). A figure conflicts when, for one of the three,
-the claim names some and *every* statement of that figure in the excerpt
-names others, none of the claim's. An excerpt statement that names none is
-no evidence either way; a sentence that pairs figures and periods
-"respectively" is not read. It knows no company, metric or document.
+It reads the claim's side the same way. A figure conflicts when, for one of
+these, the claim's statement names some and *every* compared statement in
+the excerpt names others, none of the claim's. A statement that names none is
+no evidence either way, and a sentence that pairs figures and periods
+"respectively" is not read. Years are left to ``periods`` (fiscal and
+calendar names of a year differ too often beside one figure). It knows no
+company, metric or document, and weighs nothing.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from papertrail.text.figures import claim_figures_at, figure_in, figure_text, numbers_at
@@ -69,11 +74,29 @@ _BASIS = {
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"  # a month's name
 _DAY_BEFORE = re.compile(rf"\b{_MONTH}\s*$", re.I)  # "June 30"
 _DAY_AFTER = re.compile(rf"^(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b", re.I)  # "28 September"
+# Where a clause ends and the next one's statement starts ("..., and", "; ", " while ")
+_BREAK = re.compile(r";|,\s*(?:and|but|while|whereas|whilst)\b|\s(?:while|whereas|whilst)\b", re.I)
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
+# What bounds a figure: words right before it ("more than 2,500", "just under 100%") or after
+# it ("$5 million-plus", "10 or more"); "no more than" is checked before "more than"
+_SCALE_WORD = r"(?:%|\s?(?:thousand|million|billion|trillion|[kmb]n?)\b)?"
+_BOUNDS = {
+    "at most": (
+        re.compile(r"\b(?:no more than|not more than|less than|fewer than|under|below|at most|"
+                   r"up to|nearly|almost|shy of|short of)\s*$", re.I),
+        re.compile(rf"^{_SCALE_WORD}\s*(?:or (?:less|fewer|below)|and (?:below|under))\b", re.I),
+    ),
+    "at least": (
+        re.compile(r"\b(?:more than|over|above|at least|exceeding|in excess of|upwards of|"
+                   r"greater than|north of)\s*$", re.I),
+        re.compile(rf"^{_SCALE_WORD}\s*(?:-\s?plus\b|\+|or (?:more|greater|above)\b|"
+                   r"and (?:above|over|up)\b)", re.I),
+    ),
+}  # fmt: skip
 
 
 def _sets(text: str) -> dict[str, frozenset[str]]:
-    """The period lengths, comparisons and years ``text`` names."""
+    """The period lengths and comparisons ``text`` names."""
     return {
         "length": frozenset(k for k, rx in _LENGTH.items() if rx.search(text)),
         "comparison": frozenset(k for k, rx in _BASIS.items() if rx.search(text)),
@@ -100,39 +123,62 @@ def _is_day(text: str, a: int, b: int) -> bool:
     return bool(_DAY_BEFORE.search(text[max(0, a - 12) : a]) or _DAY_AFTER.match(text[b : b + 16]))
 
 
+@dataclass(frozen=True)
+class _Said:
+    """One statement of a figure: what it names, per kind, and its words."""
+
+    kinds: dict[str, frozenset[str]]
+    text: str  # from the previous figure (or the sentence's start) to the next (or its end)
+
+
+def _bound(text: str, a: int, b: int) -> frozenset[str]:
+    """ "at least" for "more than 2,500" or "$5 million-plus", "at most" for "just under
+    100%" or "nearly 50%", else nothing."""
+    before = text[max(0, a - 24) : a].rstrip(" $€£¥₹")
+    after = text[b : b + 24]
+    for name, (rx_before, rx_after) in _BOUNDS.items():
+        if rx_before.search(before) or rx_after.match(after):
+            return frozenset({name})
+    return frozenset()
+
+
 def _statement(
-    text: str, a: int, b: int, sentences: list[tuple[int, int]], bounds: list[tuple[int, int]]
-) -> dict[str, frozenset[str]] | None:
-    """What the statement of the figure at ``a``..``b`` names, per kind: the words after it
-    for each kind they name, else the words before it. None in a "respectively" sentence."""
+    text: str,
+    a: int,
+    b: int,
+    sentences: list[tuple[int, int]],
+    bounds: list[tuple[int, int]],
+) -> _Said | None:
+    """What the statement of the figure at ``a``..``b`` names, per kind, and its words: the
+    words after it to the next figure or clause, and its clause's opening when no figure
+    comes before it in that clause. None in a "respectively" sentence."""
     s, e = next(((x, y) for x, y in sentences if x <= a < y), (0, len(text)))
     if _RESPECTIVELY.search(text, s, e):
         return None
     prev = max((y for x, y in bounds if s <= x and y <= a), default=s)
     nxt = min((x for x, y in bounds if x >= b and y <= e), default=e)
-    after = _sets(text[b:nxt])
-    if prev > s:  # the words since the previous figure are that figure's ("$26.3 billion in 2018")
-        return after
-    before = _sets(text[s:a])  # the sentence's opening frame ("In Q4, ...", "For fiscal 2022")
-    return {k: after[k] | before[k] for k in after}
+    cut = _BREAK.search(text, b, nxt)
+    end = cut.start() if cut else nxt
+    opening: int | None = s if prev == s else None
+    if opening is None:  # after another figure, the words before are that figure's
+        breaks = list(_BREAK.finditer(text, prev, a))  # ("$26.3 billion in 2018, ...")
+        opening = breaks[-1].end() if breaks else None  # unless a clause starts between
+    kinds = _sets(text[b:end])
+    if opening is not None:  # "In Q4, ...", "For fiscal 2022, ...", "..., and in H1, ..."
+        before = _sets(text[opening:a])
+        kinds = {k: kinds[k] | before[k] for k in kinds}
+    kinds["bound"] = _bound(text, a, b)
+    return _Said(kinds, text[a if opening is None else opening : end])
 
 
-def _aligned(
-    words: list[str], text: str, places: list[tuple[int, int]], sentences: list[tuple[int, int]]
-) -> list[tuple[int, int]]:
-    """Of the places an excerpt states a figure, those whose sentence holds the most of the
-    claim's words: the statement the claim restates ("product revenue ... growing 40%",
-    not "represent over 40% of revenue")."""
-    if len(places) < 2:
-        return places
-
-    def held(x: int) -> int:
-        s, e = next(((a, b) for a, b in sentences if a <= x < b), (0, len(text)))
-        keys = word_keys(text[s:e])
-        return sum(found(w, keys) for w in set(words))
-
-    scores = [held(x) for x, _ in places]
-    return [p for p, k in zip(places, scores, strict=True) if k == max(scores)]
+def _aligned(words: set[str], said: list[_Said]) -> list[_Said]:
+    """Of the statements of a figure in an excerpt, those holding the most of the words of
+    the claim's own statement of it: the one the claim restates ("product revenue ...
+    growing 40%", not "represent over 40% of revenue")."""
+    if len(said) < 2:
+        return said
+    scores = [sum(found(w, word_keys(x.text)) for w in words) for x in said]
+    return [x for x, k in zip(said, scores, strict=True) if k == max(scores)]
 
 
 @lru_cache(maxsize=1024)
@@ -142,36 +188,38 @@ def _excerpt(text: str) -> tuple[str, list[tuple[int, int]], list, list[tuple[in
     return norm, sentence_spans(norm, hard_newlines=False), numbers_at(norm), _bounds(norm)
 
 
-def anchor_conflict(claim: str, excerpt: str) -> str | None:
-    """The first figure of ``claim`` whose every statement in ``excerpt`` names another
-    period length, comparison or year than the claim's own statement of it, or None."""
+PERIOD, BOUND = "period", "bound"  # the conflicts ``anchor_conflicts`` tells
+
+
+def anchor_conflicts(claim: str, excerpt: str) -> dict[str, str]:
+    """How the excerpt's statements of the claim's figures contradict the claim's own, by
+    kind: ``PERIOD`` (another length or comparison) and ``BOUND`` ("more than" / "just
+    under"); a reason for each."""
     ctext = figure_text(claim)
     figures = claim_figures_at(ctext)
     if not figures:
-        return None
+        return {}
     c_sentences = sentence_spans(ctext, hard_newlines=False)
     c_bounds = _bounds(ctext)
     norm, sentences, numbers, bounds = _excerpt(excerpt)
-    words = [w for w in content_words(ctext) if not w[:1].isdigit()]
+    out: dict[str, str] = {}
     for a, b, fig in figures:
         if _is_day(ctext, a, b):
             continue
         mine = _statement(ctext, a, b, c_sentences, c_bounds)
         if mine is None:
             continue
-        places = _aligned(words, norm, [(x, y) for x, y, n in numbers if figure_in(fig, [n])],
-                          sentences)  # fmt: skip
-        theirs = [_statement(norm, x, y, sentences, bounds) for x, y in places]
-        if not theirs or any(t is None for t in theirs):
+        said = [_statement(norm, x, y, sentences, bounds) for x, y, n in numbers
+                if figure_in(fig, [n])]  # fmt: skip
+        if not said or any(t is None for t in said):
             continue
-        for kind, want in mine.items():
-            if not want:
-                continue
-            have = [t[kind] for t in theirs if t is not None]
-            if all(h and not (h & want) for h in have):
-                said = ", ".join(sorted(have[0]))
-                return (
-                    f"the excerpt gives {fig.text} for {said}, not {', '.join(sorted(want))}"
-                    f" ({kind})"
-                )
-    return None
+        words = {w for w in content_words(mine.text) if not w[:1].isdigit()}
+        theirs = _aligned(words, [t for t in said if t is not None])
+        for kind, want in mine.kinds.items():
+            have = [t.kinds[kind] for t in theirs]
+            if want and all(h and not (h & want) for h in have):
+                group = BOUND if kind == "bound" else PERIOD
+                theirs_said, mine_said = ", ".join(sorted(have[0])), ", ".join(sorted(want))
+                out.setdefault(group, f"the excerpt gives {fig.text} for {theirs_said}, "
+                               f"not {mine_said}")  # fmt: skip
+    return out

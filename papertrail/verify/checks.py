@@ -12,7 +12,9 @@ are tried. Two kinds:
   the excerpt names (``period``), the claim's own figure stated by the
   excerpt for another length of period or another comparison ("23% for the
   six months" for "23% in the quarter", "up from 65 last quarter" for "up
-  from 65 a year earlier": ``figure-period``, read by ``anchors``).
+  from 65 a year earlier": ``figure-period``) or on the other side of a bound
+  ("just under 100%" for "more than 100%": ``figure-bound``), both read by
+  ``anchors``.
 * **soft** checks weaken a citation: their firing is one input of the
   calibrated decision (``calibrated``), weighted by what the labelled pairs
   say it is worth, never a veto on its own (another period named in the
@@ -111,6 +113,16 @@ class FigurePeriod:
         return r.figure_period
 
 
+class FigureBound:
+    """The excerpt states the claim's figure as a bound on the other side ("just under
+    100%" cited for "more than 100%")."""
+
+    name, hard = "figure-bound", True
+
+    def test(self, r: Reading) -> str | None:
+        return r.figure_bound
+
+
 class Direction:
     """The claim says something went up, the span only that it went down (or the reverse)."""
 
@@ -163,6 +175,7 @@ CHECKS: tuple[Check, ...] = (
     Contrast(),
     Period(),
     FigurePeriod(),
+    FigureBound(),
     PeriodLength(),
     Direction(),
     Qualifier(),

@@ -1,8 +1,8 @@
-"""The claim's figure read where the excerpt states it: another period length or comparison."""
+"""The claim's figure read where the excerpt states it: another period, comparison or bound."""
 
 import pytest
 
-from papertrail.verify.anchors import anchor_conflict
+from papertrail.verify.anchors import BOUND, PERIOD, anchor_conflicts
 from papertrail.verify.judge import judge
 from tests.fakes import HashEmbedder
 
@@ -40,8 +40,8 @@ RESPECTIVELY = (
     ],
 )  # fmt: skip
 def test_a_figure_moved_to_another_period_is_caught(claim, excerpt, kind):
-    said = anchor_conflict(claim, excerpt)
-    assert said is not None and f"({kind})" in said
+    said = anchor_conflicts(claim, excerpt)
+    assert list(said) == [PERIOD]
     verdict = judge(claim, excerpt, embedder=HashEmbedder())
     assert not verdict.supported and verdict.decided_by == "figure-period"
     assert judge(claim, excerpt, without=("figure-period",)).decided_by != "figure-period"
@@ -67,10 +67,35 @@ def test_a_figure_moved_to_another_period_is_caught(claim, excerpt, kind):
     ],
 )  # fmt: skip
 def test_the_same_period_in_other_words_or_none_is_no_conflict(claim, excerpt):
-    assert anchor_conflict(claim, excerpt) is None
+    assert anchor_conflicts(claim, excerpt) == {}
 
 
 def test_the_statement_sharing_the_claims_words_is_the_one_read():
     # "27%" twice: the claim restates the growth, not the share of subscriptions
     claim = "Subscription revenue from enterprise customers grew 27% year over year."
-    assert anchor_conflict(claim, SEQUENTIAL) is not None
+    assert PERIOD in anchor_conflicts(claim, SEQUENTIAL)
+
+
+BOUNDS = (
+    "Revenue from retail customers grew more than 60% year-over-year, and revenue from "
+    "wholesale customers grew just under 60% year-over-year. We now have 2,400-plus dealers."
+)
+
+
+@pytest.mark.parametrize(
+    "claim,caught",
+    [
+        ("Wholesale revenue grew more than 60% year over year.", True),
+        ("Retail revenue grew just under 60% year over year.", True),
+        ("Retail revenue grew more than 60% YoY.", False),
+        ("Wholesale revenue grew nearly 60% year over year.", False),
+        ("Wholesale revenue grew about 60%.", False),  # "about" bounds nothing
+        ("There are over 2,400 dealers.", False),
+        ("There are fewer than 2,400 dealers.", True),
+    ],
+)
+def test_a_bound_on_the_other_side_of_the_figure_is_caught(claim, caught):
+    assert (BOUND in anchor_conflicts(claim, BOUNDS)) is caught
+    if caught:
+        verdict = judge(claim, BOUNDS, embedder=HashEmbedder())
+        assert not verdict.supported and verdict.decided_by == "figure-bound"

@@ -17,7 +17,7 @@ from tests.papertrail.verify.test_verify import ENCODER, hits
 
 def test_the_registry_lists_hard_checks_before_soft_ones_in_a_fixed_order():
     assert checks.NAMES == (
-        "figures", "asks", "negation", "contrast", "period", "figure-period",
+        "figures", "asks", "negation", "contrast", "period", "figure-period", "figure-bound",
         "period-length", "direction", "qualifier", "superlative", "clauses", "answer-name",
     )  # fmt: skip
     hard = [c.hard for c in checks.CHECKS]
