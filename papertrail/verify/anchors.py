@@ -25,7 +25,9 @@ statement's words are the ones compared. In a statement it reads:
   earlier", "prior year quarter", "same quarter last year") or a quarter
   before ("quarter-over-quarter", "sequentially", "last quarter");
 * the **bound** written right at the figure: at least ("more than", "over",
-  "$5 million-plus") or at most ("under", "nearly", "up to").
+  "$5 million-plus") or at most ("under", "nearly", "up to"); and whether the
+  figure is the one taken or the one "instead of" which ("rather than") the
+  other was.
 
 It reads the claim's side the same way. A figure conflicts when, for one of
 these, the claim's statement names some and *every* compared statement in
@@ -74,6 +76,8 @@ _BASIS = {
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"  # a month's name
 _DAY_BEFORE = re.compile(rf"\b{_MONTH}\s*$", re.I)  # "June 30"
 _DAY_AFTER = re.compile(rf"^(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b", re.I)  # "28 September"
+# A figure named as the one not taken: "used 0.1 instead of 0.3", "0.3 rather than 0.1"
+_REJECTED = re.compile(r"\b(?:instead of|rather than|in place of)\s*[$€£¥₹]?\s*$", re.I)
 # Where a clause ends and the next one's statement starts ("..., and", "; ", " while ")
 _BREAK = re.compile(r";|,\s*(?:and|but|while|whereas|whilst)\b|\s(?:while|whereas|whilst)\b", re.I)
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
@@ -168,6 +172,9 @@ def _statement(
         before = _sets(text[opening:a])
         kinds = {k: kinds[k] | before[k] for k in kinds}
     kinds["bound"] = _bound(text, a, b)
+    kinds["choice"] = frozenset(
+        {"rejected" if _REJECTED.search(text, max(s, a - 24), a) else "stated"}
+    )
     return _Said(kinds, text[a if opening is None else opening : end])
 
 
@@ -188,13 +195,25 @@ def _excerpt(text: str) -> tuple[str, list[tuple[int, int]], list, list[tuple[in
     return norm, sentence_spans(norm, hard_newlines=False), numbers_at(norm), _bounds(norm)
 
 
+def _reason(kind: str, figure: str, theirs: frozenset[str], mine: frozenset[str]) -> str:
+    said, want = " / ".join(sorted(theirs)), " / ".join(sorted(mine))
+    if kind == "length":
+        return f"the excerpt gives {figure} for {_A.get(said, said)}, not {_A.get(want, want)}"
+    if kind == "comparison":
+        return f"the excerpt compares {figure} with {said}, not with {want}"
+    if kind == "choice":
+        return f"the excerpt gives {figure} as the figure not taken"
+    return f"the excerpt says {said} {figure}, not {want}"
+
+
+_A = {"quarter": "a quarter", "half": "a half", "year": "a full year"}
 PERIOD, BOUND = "period", "bound"  # the conflicts ``anchor_conflicts`` tells
 
 
 def anchor_conflicts(claim: str, excerpt: str) -> dict[str, str]:
     """How the excerpt's statements of the claim's figures contradict the claim's own, by
     kind: ``PERIOD`` (another length or comparison) and ``BOUND`` ("more than" / "just
-    under"); a reason for each."""
+    under", "0.3" / "instead of 0.3"); a reason for each."""
     ctext = figure_text(claim)
     figures = claim_figures_at(ctext)
     if not figures:
@@ -218,8 +237,6 @@ def anchor_conflicts(claim: str, excerpt: str) -> dict[str, str]:
         for kind, want in mine.kinds.items():
             have = [t.kinds[kind] for t in theirs]
             if want and all(h and not (h & want) for h in have):
-                group = BOUND if kind == "bound" else PERIOD
-                theirs_said, mine_said = ", ".join(sorted(have[0])), ", ".join(sorted(want))
-                out.setdefault(group, f"the excerpt gives {fig.text} for {theirs_said}, "
-                               f"not {mine_said}")  # fmt: skip
+                group = BOUND if kind in ("bound", "choice") else PERIOD
+                out.setdefault(group, _reason(kind, fig.text, have[0], want))
     return out

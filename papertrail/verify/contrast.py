@@ -7,8 +7,10 @@ something else. ``conflict`` looks for general signs of that, from the text alon
   the auxiliary loss", "did *not* improve") and not in the other;
 * **a contrasting word in the same place**: where the claim has one word of a
   contrasting pair or set (increase/decrease, encoder/decoder, base/large,
-  third/second, one name/another name), the span has the other next to the same
-  neighbour ("the *base* model" / "the *large* model"), and not the claim's;
+  third/second), the span has the other next to the same neighbour ("the
+  *base* model" / "the *large* model"), and not the claim's (another *name*
+  in that place is not read as a contrast: a paraphrase writes names short or
+  long, and words alone cannot tell "GM" from another company);
 * **another period** (``periods``): the claim names a year, quarter or half,
   the excerpt (or what a reader sees beside it) names periods of that kind,
   none of them the claim's;
@@ -213,18 +215,17 @@ def _beside(toks: tuple[_Tok, ...], key: str, neighbour: str, side: int) -> bool
 def substitution(claim: str, span: str) -> str | None:
     """A claim word replaced in the span by a contrasting one beside the same neighbour."""
     c, s = read_tokens(claim), read_tokens(span)
-    span_keys, claim_keys = {t.key for t in s}, {t.key for t in c}
+    span_keys = {t.key for t in s}
     keys = _keys(span)
     for t in c:
         rivals = _RIVALS.get(t.key, frozenset())
         if t.key in span_keys or found(t.word, keys, acronym=t.name):
             continue  # the span says the claim's word, maybe in a compound ("BERTBASE")
         for u in s:
-            listed = u.key in rivals and not t.name  # a word of a name contrasts nothing
-            # another name, one the claim does not use itself ("28.4 BLEU on the WMT ...")
-            named = t.name and u.name and rarity(u.word) >= NAME_RARITY and u.key not in claim_keys
-            rival = listed or named
-            if not rival or u.negated != t.negated:
+            # a listed rival; a word of a name contrasts nothing, and another name beside the
+            # same neighbour is as often the same thing written short or long ("GM" /
+            # "General Motors") as another thing: words alone cannot tell them apart
+            if t.name or u.key not in rivals or u.negated != t.negated:
                 continue
             if t.word in u.word or u.word in t.word:
                 continue  # "LM" / "MLM": one name holds the other
@@ -234,11 +235,7 @@ def substitution(claim: str, span: str) -> str | None:
                 if n.index == t.index or n.key not in span_keys or n.key in rivals:
                     continue
                 side = n.index - t.index
-                if (
-                    _beside(s, u.key, n.key, side)
-                    and not _beside(c, u.key, n.key, side)
-                    and (not t.name or rarity(t.word) >= NAME_RARITY)
-                ):
+                if _beside(s, u.key, n.key, side) and not _beside(c, u.key, n.key, side):
                     return f"the excerpt says {u.word!r} beside {n.word!r}, not {t.word!r}"
     return None
 

@@ -99,3 +99,12 @@ def test_a_bound_on_the_other_side_of_the_figure_is_caught(claim, caught):
     if caught:
         verdict = judge(claim, BOUNDS, embedder=HashEmbedder())
         assert not verdict.supported and verdict.decided_by == "figure-bound"
+
+
+def test_the_figure_not_taken_is_not_the_figure_used():
+    excerpt = "The large model used a learning rate of 0.002, instead of 0.001."
+    assert BOUND in anchor_conflicts("The large model used a learning rate of 0.001.", excerpt)
+    swapped = "The large model used a learning rate of 0.001 rather than 0.002."
+    assert "not taken" in anchor_conflicts(swapped, excerpt)[BOUND]
+    same = "The large model used a learning rate of 0.002 rather than 0.001."
+    assert anchor_conflicts(same, excerpt) == {}

@@ -39,8 +39,8 @@ def test_the_registry_lists_hard_checks_before_soft_ones_in_a_fixed_order():
         ),
         (
             "contrast",
-            "Contoso revenue in the services segment grew steadily.",
-            "Fabrikam revenue in the services segment grew steadily.",
+            "The base configuration was trained on the filtered corpus for two weeks.",
+            "The large configuration was trained on the filtered corpus for two weeks.",
         ),
         ("period", "Revenue grew 5% in fiscal 2021.", "Revenue grew 5% in fiscal 2023 over 2022."),
         (
