@@ -50,7 +50,10 @@ from papertrail.text.words import content_words, found, word_keys
 
 _LENGTH = {
     "quarter": re.compile(
-        r"\b(?:q[1-4]|[1-4]q(?:\d\d)?|quarter(?:ly|s)?|three[- ]months?)\b", re.I
+        # "a quarter of revenue" is a share, not a period
+        r"\b(?:q[1-4]|[1-4]q(?:\d\d)?|(?<!\ba )(?<!\bone )(?<!\bthree )quarter(?:ly|s)?|"
+        r"three[- ]months?)\b",
+        re.I,
     ),
     "half": re.compile(r"\b(?:h[12]|(?:first|second) half|half[- ]year|six[- ]months?)\b", re.I),
     "nine months": re.compile(r"\bnine[- ]months?\b", re.I),

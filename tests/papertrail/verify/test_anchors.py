@@ -59,6 +59,11 @@ def test_a_figure_moved_to_another_period_is_caught(claim, excerpt, kind):
         # the claim or the excerpt names no period beside the figure: no evidence either way
         ("Enterprise customers are over 27% of subscriptions.", SEQUENTIAL),
         ("Gadget revenue increased 19%.", TWO_PERIODS),
+        # a share is no period; a claim naming both periods keeps either
+        ("Full-year cloud revenue grew 12%.",
+         "Cloud revenue, now a quarter of the total, grew 12% in fiscal 2024."),
+        ("In the fourth quarter, cloud revenue grew 18%, bringing full-year growth to 12%.",
+         "Fourth-quarter cloud revenue grew 18%."),
         # "respectively" pairs figures and periods in an order this does not read
         ("Unit sales grew 4.4% in the first half.", RESPECTIVELY),
         # a date's day is no figure of its own
