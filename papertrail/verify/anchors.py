@@ -44,7 +44,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from papertrail.text.figures import claim_figures_at, figure_in, figure_text, numbers_at
+from papertrail.text.figures import (
+    Figure,
+    claim_figures_at,
+    figure_in,
+    figure_text,
+    numbers_at,
+)
 from papertrail.text.sentences import normalize, sentence_spans
 from papertrail.text.words import content_words, found, word_keys
 
@@ -57,8 +63,9 @@ _LENGTH = {
     ),
     "half": re.compile(r"\b(?:h[12]|(?:first|second) half|half[- ]year|six[- ]months?)\b", re.I),
     "nine months": re.compile(r"\bnine[- ]months?\b", re.I),
+    # not "annual": it names things ("annual recurring revenue", "annual meeting")
     "year": re.compile(
-        r"\b(?:full[- ]year|annual(?:ly)?|(?:fiscal\s+)?year\s+ended|for\s+the\s+(?:fiscal\s+)?"
+        r"\b(?:full[- ]year|(?:fiscal\s+)?year\s+ended|for\s+the\s+(?:fiscal\s+)?"
         r"year\b(?!\s+(?:19|20)\d\d))",
         re.I,
     ),
@@ -135,7 +142,13 @@ class _Said:
     """One statement of a figure: what it names, per kind, and its words."""
 
     kinds: dict[str, frozenset[str]]
-    text: str  # from the previous figure (or the sentence's start) to the next (or its end)
+    text: str  # its words: its clause's opening (when no figure is before it) to its end
+
+    @property
+    def words(self) -> frozenset[str]:
+        """Its content words (not numbers): what aligns a claim's statement with the
+        excerpt's."""
+        return frozenset(w for w in content_words(self.text) if not w[:1].isdigit())
 
 
 def _bound(text: str, a: int, b: int) -> frozenset[str]:
@@ -181,7 +194,7 @@ def _statement(
     return _Said(kinds, text[a if opening is None else opening : end])
 
 
-def _aligned(words: set[str], said: list[_Said]) -> list[_Said]:
+def _aligned(words: frozenset[str], said: list[_Said]) -> list[_Said]:
     """Of the statements of a figure in an excerpt, those holding the most of the words of
     the claim's own statement of it: the one the claim restates ("product revenue ...
     growing 40%", not "represent over 40% of revenue")."""
@@ -189,6 +202,20 @@ def _aligned(words: set[str], said: list[_Said]) -> list[_Said]:
         return said
     scores = [sum(found(w, word_keys(x.text)) for w in words) for x in said]
     return [x for x, k in zip(said, scores, strict=True) if k == max(scores)]
+
+
+@lru_cache(maxsize=256)
+def _claim(claim: str) -> tuple[tuple[Figure, _Said], ...]:
+    """The claim read once: each of its figures (not a day of a month) with its statement,
+    whatever excerpt it is judged against."""
+    text = figure_text(claim)
+    sentences, bounds = sentence_spans(text, hard_newlines=False), _bounds(text)
+    out = []
+    for a, b, fig in claim_figures_at(text):
+        said = None if _is_day(text, a, b) else _statement(text, a, b, sentences, bounds)
+        if said is not None:
+            out.append((fig, said))
+    return tuple(out)
 
 
 @lru_cache(maxsize=1024)
@@ -217,26 +244,17 @@ def anchor_conflicts(claim: str, excerpt: str) -> dict[str, str]:
     """How the excerpt's statements of the claim's figures contradict the claim's own, by
     kind: ``PERIOD`` (another length or comparison) and ``BOUND`` ("more than" / "just
     under", "0.3" / "instead of 0.3"); a reason for each."""
-    ctext = figure_text(claim)
-    figures = claim_figures_at(ctext)
-    if not figures:
+    mine_all = _claim(claim)
+    if not mine_all:
         return {}
-    c_sentences = sentence_spans(ctext, hard_newlines=False)
-    c_bounds = _bounds(ctext)
     norm, sentences, numbers, bounds = _excerpt(excerpt)
     out: dict[str, str] = {}
-    for a, b, fig in figures:
-        if _is_day(ctext, a, b):
-            continue
-        mine = _statement(ctext, a, b, c_sentences, c_bounds)
-        if mine is None:
-            continue
+    for fig, mine in mine_all:
         said = [_statement(norm, x, y, sentences, bounds) for x, y, n in numbers
                 if figure_in(fig, [n])]  # fmt: skip
         if not said or any(t is None for t in said):
             continue
-        words = {w for w in content_words(mine.text) if not w[:1].isdigit()}
-        theirs = _aligned(words, [t for t in said if t is not None])
+        theirs = _aligned(mine.words, [t for t in said if t is not None])
         for kind, want in mine.kinds.items():
             have = [t.kinds[kind] for t in theirs]
             if want and all(h and not (h & want) for h in have):

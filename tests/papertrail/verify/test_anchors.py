@@ -64,6 +64,7 @@ def test_a_figure_moved_to_another_period_is_caught(claim, excerpt, kind):
          "Cloud revenue, now a quarter of the total, grew 12% in fiscal 2024."),
         ("In the fourth quarter, cloud revenue grew 18%, bringing full-year growth to 12%.",
          "Fourth-quarter cloud revenue grew 18%."),
+        ("ARR grew 30% in Q3.", "Annual recurring revenue grew 30% to $2.1 billion."),
         # "respectively" pairs figures and periods in an order this does not read
         ("Unit sales grew 4.4% in the first half.", RESPECTIVELY),
         # a date's day is no figure of its own
