@@ -117,7 +117,9 @@ def claim_figures_at(text: str) -> list[tuple[int, int, Figure]]:
         scale = _scale_at(text, end)
         # "40K" names a thing; "$4.6B" and "450mn" count
         word = _SCALE.match(text, end)
-        glued = after[:1].isalpha() and not (money and scale or word and len(word.group(1)) > 1)
+        # "3.3B words": a decimal with a scale letter counts too; "40K" alone may name a thing
+        counts = money or "." in raw
+        glued = after[:1].isalpha() and not (counts and scale or word and len(word.group(1)) > 1)
         if before[-1:].isalpha() or before[-1:] == "_" or glued:
             continue
         if re.match(r"[^\W\d_]-$", before) or re.match(r"-[^\W\d_](?![^\W\d_])", after):

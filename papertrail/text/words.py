@@ -51,7 +51,10 @@ eur euro euros roughly approximately approx around nearly almost circa
 # fmt: on
 
 TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
-_YEARISH = re.compile(r"^(?:fy|cy|q[1-4]|h[12])?\d{2,4}[a-z]?$|^\d{4}q[1-4]$")
+# years, periods and the scale of a figure glued to it ("FY22", "2023q4", "6b" of "$4.6B")
+_YEARISH = re.compile(
+    r"^(?:fy|cy|q[1-4]|h[12])?\d{2,4}[a-z]?$|^\d{4}q[1-4]$|^\d+(?:[kmb]|bn|mn|tn)$"
+)
 
 
 _SUFFIXES = (
@@ -153,7 +156,8 @@ def word_keys(text: str) -> set[str]:
             if i + n <= len(toks):
                 keys.add(stem("".join(toks[i : i + n])))
     # (initial, capitalised) of each word; a two-letter acronym needs two capitalised
-    # words ("Master of Arts"), or any two words ("militate against") would spell one
+    # words ("Master of Arts"), or two long content words, or any two words ("militate
+    # against") would spell one
     raw = [t for t in TOKEN.findall(norm) if t.isalpha()]
     initials = [(t[0].lower(), t[0].isupper()) for t in raw]
     skipping = [
@@ -164,6 +168,11 @@ def word_keys(text: str) -> set[str]:
             for n in (2, 3, 4, 5):
                 if i + n <= len(seq) and (n > 2 or all(up for _, up in seq[i : i + n])):
                     keys.add("acr:" + "".join(c for c, _ in seq[i : i + n]))
+    # ... or two lowercase words of four letters or more, no stop words: "LM" is
+    # "language model", "ML" "machine learning"
+    for a, b in zip(raw, raw[1:], strict=False):
+        if min(len(a), len(b)) >= 4 and not {a.lower(), b.lower()} & STOPWORDS:
+            keys.add("acr:" + a[0].lower() + b[0].lower())
     # prefixes of 5+ letters, so ``found`` matches derivations by lookup, not by a scan
     keys |= {"pre:" + k[:n] for k in keys if k[:4] != "acr:" for n in range(5, len(k))}
     return keys

@@ -76,6 +76,7 @@ def test_changed_or_absent_figure_is_not_found(claim, excerpt):
         ("It costs $2019 in total.", ["2019"]),  # with a currency sign it is an amount
         ("The 4-layer model scored 91.3 F1.", ["4", "91.3"]),
         ("Sales were 450mn; 40K users joined.", ["450"]),  # a scale suffix counts
+        ("It was pre-trained on 3.3B words.", ["3.3"]),  # a decimal with a scale letter counts
     ],
 )
 def test_claim_figures_leave_out_years_markers_and_names(claim, expected):
@@ -108,3 +109,9 @@ def test_figures_and_numbers_keep_their_offsets():
     assert [text[a:b] for a, b, _ in claim_figures_at(claim)] == ["18.2", "3.2"]
     plain = "up 7% in 2023, to 1,204"
     assert [plain[a:b] for a, b, _ in numbers_at(plain)] == ["7", "2023", "1,204"]
+
+
+def test_a_decimal_with_a_scale_letter_matches_the_amount_spelled_out():
+    (fig,) = claim_figures("It was pre-trained on 3.3B words.")
+    assert figure_in(fig, excerpt_numbers("a corpus of 3.3 billion words"))
+    assert not figure_in(fig, excerpt_numbers("a corpus of 3.5 billion words"))
