@@ -65,6 +65,10 @@ def share(c: Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str
         for n in (2, 3):
             if i + n <= len(words) and stem("".join(words[i : i + n])) in keys:
                 hit[i : i + n] = [True] * n
+        for n in (3, 4):  # spelled out where the text writes the acronym: "RAG" (not "US")
+            run = words[i : i + n]
+            if len(run) == n and "up:" + "".join(w[0] for w in run) in keys:
+                hit[i : i + n] = [True] * n
     total = got = 0.0
     missing, figs, seen = [], [], set()
     for w, ok in zip(words, hit, strict=True):

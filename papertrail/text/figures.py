@@ -29,6 +29,8 @@ _NUM = re.compile(
     r"(?![\d.])|\d{1,3}(?:\.\d{3})+,\d+|\d+)(?:\.\d+)?(?![\d])|(?<![\w.])\.\d+"
 )
 _EUROPEAN = re.compile(r"^\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?$|^\d{1,3}(?:\.\d{3})+,\d+$")
+_UNITS = frozenset("one two three four five six seven eight nine".split())
+_PERCENT_WORD = re.compile(r"\s?(?:percent|per cent)\b", re.I)
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9,
            "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "lakh": 1e5, "lac": 1e5,
            "crore": 1e7}  # fmt: skip
@@ -75,6 +77,7 @@ class Number:
     integer: bool = True
     unit: str = ""  # stem of the next word ("hour"): spelled-out numbers and times need it
     spelled: bool = False  # "twelve" rather than "12"
+    then: str = ""  # a spelled number's second word after it ("eight P100 GPUs": "gpu")
 
 
 def _value(raw: str) -> str:
@@ -126,6 +129,8 @@ def claim_figures_at(text: str) -> list[tuple[int, int, Figure]]:
             continue  # "COVID-19", "10-K", "8-K"
         if before[-1:] == "(" and after[:1] == ")" and raw.isdigit() and int(raw) < 100:
             continue  # "(1)": a list or footnote marker
+        if before[-1:] in ("'", "’") and len(raw) == 2 and raw.isdigit():
+            continue  # "Q4'22", "FY '23": a year written short
         digits = _value(raw)
         if not money and "," not in raw and "." not in raw and 1900 <= int(digits) <= 2100:
             continue  # a year
@@ -152,11 +157,33 @@ def excerpt_numbers(text: str) -> list[Number]:
     """Every number an excerpt states, including spelled-out ones ("twelve hours")."""
     text = normalize(text)
     out = [n for _, _, n in numbers_at(text)]
-    for m in TOKEN.finditer(text):
+    toks = list(TOKEN.finditer(text))
+    skip = -1
+    for i, m in enumerate(toks):
         word = m.group().lower()
-        if word in _WORDS:
-            out.append(Number(float(_WORDS[word]), unit=_next_word(text, m.end()), spelled=True))
+        if word not in _WORDS or i == skip:
+            continue
+        value, end = float(_WORDS[word]), m.end()
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        # "sixty-two", "forty one": a ten and a unit are one number
+        if (
+            nxt is not None
+            and 20 <= value <= 90
+            and nxt.group().lower() in _UNITS
+            and text[end : nxt.start()] in ("-", " ")
+        ):
+            value, end, skip = value + _WORDS[nxt.group().lower()], nxt.end(), i + 1
+        pct = bool(_PERCENT_WORD.match(text, end))
+        out.append(Number(value, percent=pct, unit=_next_word(text, end), spelled=True,
+                          then=_word_after(text, end)))  # fmt: skip
     return out
+
+
+def _word_after(text: str, pos: int) -> str:
+    """The stem of the second word after ``pos`` ("eight P100 *GPUs*")."""
+    first = TOKEN.search(text, pos)
+    second = TOKEN.search(text, first.end()) if first and first.start() - pos <= 2 else None
+    return stem(second.group().lower()) if second and second.start() - first.end() <= 2 else ""
 
 
 def numbers_at(text: str) -> list[tuple[int, int, Number]]:
@@ -181,7 +208,8 @@ def figure_in(fig: Figure, numbers: list[Number]) -> bool:
     millions ("$382.00 million" is 381,603 in a table in thousands, "$0.40
     billion" is 389 in millions); when it names none, only a figure of three or
     more digits may be read a power of 1000 away ("$5,466" is 5,466,312). A
-    spelled-out number counts only before the same word ("twelve hours"), and a
+    spelled-out number counts only before the same word ("twelve hours", or one
+    word on: "eight P100 GPUs") or as a percentage ("sixty-two percent"), and a
     time only in the same unit ("10 seconds" is not "10-minute intervals").
     """
 
@@ -191,8 +219,9 @@ def figure_in(fig: Figure, numbers: list[Number]) -> bool:
 
     last = 10.0 ** (-fig.decimals)  # the claim's last digit, before its scale
     for n in numbers:
-        if n.spelled and (not fig.unit or n.unit != fig.unit):
-            continue
+        said_as = fig.percent and n.percent or fig.unit and fig.unit in (n.unit, n.then)
+        if n.spelled and not said_as:
+            continue  # "twelve hours", "eight P100 GPUs" for "8 GPUs", "sixty-two percent"
         if fig.amount and n.percent:
             continue  # "$12 million" is not "12%"
         if fig.unit in _TIME and n.unit in _TIME and fig.unit != n.unit:

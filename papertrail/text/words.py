@@ -143,8 +143,9 @@ def word_keys(text: str) -> set[str]:
 
     Stems of its words, compounds written apart or split by a hyphen or a line
     break ("d_model" / "dmodel", "pos- sible"), and acronyms of consecutive words
-    ("CEO" for "Chief Executive Officer"), stored as ``"acr:ceo"``, and their
-    prefixes of five letters or more, stored as ``"pre:gener"``.
+    ("CEO" for "Chief Executive Officer"), stored as ``"acr:ceo"``, the acronyms
+    it writes, as ``"up:rag"``, and prefixes of five letters or more, stored as
+    ``"pre:gener"``.
     """
     norm = normalize(text)
     toks = tokens(norm)
@@ -173,6 +174,8 @@ def word_keys(text: str) -> set[str]:
     for a, b in zip(raw, raw[1:], strict=False):
         if min(len(a), len(b)) >= 4 and not {a.lower(), b.lower()} & STOPWORDS:
             keys.add("acr:" + a[0].lower() + b[0].lower())
+    # acronyms the text writes ("RAG"), for a claim that spells them out, as ``"up:rag"``
+    keys |= {"up:" + t.lower() for t in raw if t.isupper() and 2 <= len(t) <= 6}
     # prefixes of 5+ letters, so ``found`` matches derivations by lookup, not by a scan
     keys |= {"pre:" + k[:n] for k in keys if k[:4] != "acr:" for n in range(5, len(k))}
     return keys

@@ -77,6 +77,7 @@ def test_changed_or_absent_figure_is_not_found(claim, excerpt):
         ("The 4-layer model scored 91.3 F1.", ["4", "91.3"]),
         ("Sales were 450mn; 40K users joined.", ["450"]),  # a scale suffix counts
         ("It was pre-trained on 3.3B words.", ["3.3"]),  # a decimal with a scale letter counts
+        ("In Q4'22 free cash flow was $1.1 billion.", ["1.1"]),  # '22 is a year written short
     ],
 )
 def test_claim_figures_leave_out_years_markers_and_names(claim, expected):
@@ -115,3 +116,12 @@ def test_a_decimal_with_a_scale_letter_matches_the_amount_spelled_out():
     (fig,) = claim_figures("It was pre-trained on 3.3B words.")
     assert figure_in(fig, excerpt_numbers("a corpus of 3.3 billion words"))
     assert not figure_in(fig, excerpt_numbers("a corpus of 3.5 billion words"))
+
+
+def test_spelled_numbers_one_word_on_compounds_and_percentages():
+    (gpus,) = claim_figures("Training ran on 8 GPUs.")
+    assert figure_in(gpus, excerpt_numbers("We trained on eight P100 GPUs."))
+    assert not figure_in(gpus, excerpt_numbers("We trained eight models on P100 GPUs."))
+    (share,) = claim_figures("62% of respondents use the tools weekly.")
+    assert figure_in(share, excerpt_numbers("Sixty-two percent of respondents said so."))
+    assert not figure_in(share, excerpt_numbers("Sixty-three percent of respondents said so."))

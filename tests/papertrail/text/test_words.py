@@ -42,3 +42,14 @@ def test_irregular_verbs_share_their_base_key():
 
     assert stem("paid") == stem("pay") and stem("grew") == stem("grows") == stem("grown")
     assert stem("rose") == stem("rise") and stem("written") == stem("write")
+
+
+def test_a_claim_may_spell_out_an_acronym_the_text_writes():
+    from papertrail.text.coverage import coverage
+
+    said = "RAG reduces factually incorrect content."
+    assert coverage("Retrieval augmented generation reduces incorrect content.", said)[0] == 1.0
+    assert (
+        coverage("Unit sales reduce incorrect content.", "US sales reduce incorrect content.")[0]
+        < 1.0
+    )  # two letters are too few to tell an acronym from a word ("US")
