@@ -40,8 +40,6 @@ def _long_forms() -> dict[str, tuple[tuple[str, ...], ...]]:
         "half": (("six", "month"),),
         "annual": (("year",), ("twelve", "month")),
         "comps": (("comparable",),),
-        "capex": (("capital", "expenditure"),),
-        "opex": (("operating", "expense"),),
         "sota": (("state", "art"),),
         "approx": (("approximately",), ("about",)),
         "doubled": (("double",), ("twice",)),

@@ -15,7 +15,6 @@ from papertrail.text.words import word_keys
         ("grew", "Bookings increased 12%."),
         ("q3", "For the three months ended September 30, revenue was flat."),
         ("bps", "Gross margin widened by 40 basis points."),
-        ("capex", "Capital expenditures were $3,214 million for the year."),
     ],
 )
 def test_a_short_form_or_verb_of_direction_is_found_spelled_out(word, excerpt):
