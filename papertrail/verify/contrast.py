@@ -116,13 +116,29 @@ def _negates(text: str) -> bool:
     return any(_is_negator(words, i) for i in range(len(words)))
 
 
+_PREFIXES = ("un", "in", "im", "ir", "il", "non", "dis")
+
+
+def _turned(words: set[str]) -> set[str]:
+    """The keys of the words that ``words`` negate by a prefix: "ineffective" says "not
+    effective", "unavailable" "not available"."""
+    out = set()
+    for w in words:
+        for p in _PREFIXES:
+            rest = w[len(p) :].lstrip("-")
+            if w.startswith(p) and len(rest) >= 4 and rarity(rest) < 6.0:
+                out.add(stem(rest))
+    return out
+
+
 def negation_conflict(claim: str, span: str) -> str | None:
     """A shared word negated in one text and not in the other, or None.
 
     Shared words are compared where the claim is plain about them: every use of
     the word in the span must have the other polarity. A negated claim is not
     contradicted by a span that turns the statement around in other words
-    ("removing", "instead"): those are read as agreeing.
+    ("removing", "instead") or a prefix ("not effective" / "ineffective"): those
+    are read as agreeing.
     """
     c, s = read_tokens(claim), read_tokens(span)
     by_key: dict[str, list[bool]] = {}
@@ -131,6 +147,8 @@ def negation_conflict(claim: str, span: str) -> str | None:
     span_words = {t.word for t in s}
     claim_words = {t.word for t in c}
     claim_negates, span_negates = _negates(claim), _negates(span)
+    negated = {t.key for t in c if t.negated}  # what the claim says is not so
+    turned = _turned(span_words)
     for key in dict.fromkeys(t.key for t in c):
         mine = {t.negated for t in c if t.key == key}
         theirs = by_key.get(key)
@@ -139,8 +157,8 @@ def negation_conflict(claim: str, span: str) -> str | None:
             continue
         neg = mine.pop()
         # one text negates the shared word, the other negates nothing at all
-        if neg and (span_negates or (span_words - {word}) & _NEG_LIKE):
-            continue  # the span may say the same with another word
+        if neg and (span_negates or (span_words - {word}) & _NEG_LIKE or turned & negated):
+            continue  # the span may say the same with another word ("ineffective")
         if not neg and (claim_negates or (claim_words - {word}) & _NEG_LIKE):
             continue
         if all(x != neg for x in theirs):
@@ -182,6 +200,19 @@ _CONTRASTS = [
 ]  # fmt: skip
 
 
+def _allies() -> dict[str, frozenset[str]]:
+    """Each listed word's own side of its contrast: "rise" -> {"increase", "grow", ...}."""
+    out: dict[str, frozenset[str]] = {}
+    for group in _CONTRASTS:
+        if "|" not in group:
+            continue
+        for part in group.split("|"):
+            keys = frozenset(stem(w) for w in part.split())
+            for k in keys:
+                out[k] = out.get(k, frozenset()) | keys
+    return out
+
+
 def _rivals() -> dict[str, frozenset[str]]:
     out: dict[str, frozenset[str]] = {}
     for group in _CONTRASTS:
@@ -196,6 +227,7 @@ def _rivals() -> dict[str, frozenset[str]]:
 
 
 _RIVALS = _rivals()
+_ALLIES = _allies()
 NEAR = 1  # content words apart: a modifier and its head, a verb and its subject
 
 
@@ -235,7 +267,14 @@ def substitution(claim: str, span: str) -> str | None:
                 if n.index == t.index or n.key not in span_keys or n.key in rivals:
                     continue
                 side = n.index - t.index
-                if _beside(s, u.key, n.key, side) and not _beside(c, u.key, n.key, side):
+                allies = _ALLIES.get(t.key, frozenset())
+                if (
+                    _beside(s, u.key, n.key, side)
+                    and not _beside(c, u.key, n.key, side)
+                    # the span says the claim's side there too ("sales increased ...
+                    # sales decreased"): which one the claim restates, words cannot tell
+                    and not any(_beside(s, a, n.key, side) for a in allies)
+                ):
                     return f"the excerpt says {u.word!r} beside {n.word!r}, not {t.word!r}"
     return None
 

@@ -120,6 +120,17 @@ SOFTENED = [
 
 RIGHT = [
     (
+        "negation said by a prefix",
+        "The survey finds that small models are not effective few-shot rankers.",
+        "We find that small models are ineffective few-shot rankers in general.",
+    ),
+    (
+        "both directions beside one word, the claim restates both",
+        "Q3 widget sales rose 4% to $2.0 billion, while Q2 widget sales had fallen 1%.",
+        "Third quarter widget sales increased 4% to $2.0 billion. In the second quarter, "
+        "widget sales decreased 1%.",
+    ),
+    (
         "negation said another way",
         "The model does not use recurrence.",
         "The model dispenses with recurrence entirely and relies on attention alone.",
