@@ -79,7 +79,10 @@ def share(c: Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str
         got += rarity(w) if ok else 0.0
         if not ok:
             missing.append(w)
+    dated = any(n.day for n in numbers)
     for fig in c.figures:
+        if fig.day and not dated:
+            continue  # "ended June 30, 2023" for "the second quarter of 2023": the same period
         weight = 1.0 + min(fig.digits, 5)
         total += weight
         if figure_in(fig, numbers):

@@ -10,7 +10,7 @@ tables kept in thousands or millions. Nothing here knows about chunks.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import TOKEN, stem
@@ -60,6 +60,7 @@ class Figure:
     scale: float = 0.0  # 1e6 for "million" or "(in millions)"; 0 when the claim names none
     amount: bool = False  # money-like: may be stated in another unit
     unit: str = ""  # stem of the word after it ("hour" in "12 hours")
+    day: bool = False  # the day of a date ("quarter ended June 30, 2023")
 
     @property
     def digits(self) -> int:
@@ -78,6 +79,7 @@ class Number:
     unit: str = ""  # stem of the next word ("hour"): spelled-out numbers and times need it
     spelled: bool = False  # "twelve" rather than "12"
     then: str = ""  # a spelled number's second word after it ("eight P100 GPUs": "gpu")
+    day: bool = False  # the day of a date ("June 30, 2023")
 
 
 def _value(raw: str) -> str:
@@ -138,7 +140,10 @@ def claim_figures_at(text: str) -> list[tuple[int, int, Figure]]:
         pct = bool(re.match(r"\s?(%|percent)", text[end:], re.I))
         amount = not pct and (money or bool(scale) or amounts)
         fig_scale = scale or (sentence_scale if amount else 0.0)
-        fig = Figure(raw, float(digits), len(frac), pct, fig_scale, amount, _next_word(text, end))
+        day = is_day(text, start, end)
+        fig = Figure(
+            raw, float(digits), len(frac), pct, fig_scale, amount, _next_word(text, end), day
+        )
         out.append((start, end, fig))
     return out
 
@@ -146,6 +151,22 @@ def claim_figures_at(text: str) -> list[tuple[int, int, Figure]]:
 def figure_text(text: str) -> str:
     """The text a claim's figures are read in (normalised, citation markers removed)."""
     return strip_markers(normalize(text))
+
+
+_MONTH = (  # a month's name or its short form, never the start of a word ("margin")
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
+)
+_DAY_BEFORE = re.compile(rf"\b{_MONTH}\s*$", re.I)  # "June 30"
+_DAY_AFTER = re.compile(rf"^(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b", re.I)  # "28 September"
+
+
+def is_day(text: str, a: int, b: int) -> bool:
+    """Whether the number at ``a``..``b`` of ``text`` is the day of a date ("June 30",
+    "28 September")."""
+    if not text[a:b].isdigit() or not 1 <= int(text[a:b]) <= 31 or text[b : b + 1] == "%":
+        return False
+    return bool(_DAY_BEFORE.search(text[max(0, a - 12) : a]) or _DAY_AFTER.match(text[b : b + 16]))
 
 
 def _next_word(text: str, pos: int) -> str:
@@ -195,7 +216,10 @@ def numbers_at(text: str) -> list[tuple[int, int, Number]]:
         scale = _scale_at(text, m.end())
         value = _value(raw)
         unit = _next_word(text, m.end())
-        out.append((m.start(), m.end(), Number(float(value), scale, pct, "." not in value, unit)))
+        number = Number(float(value), scale, pct, "." not in value, unit)
+        if is_day(text, m.start(), m.end()):
+            number = replace(number, day=True)
+        out.append((m.start(), m.end(), number))
     return out
 
 

@@ -49,6 +49,7 @@ from papertrail.text.figures import (
     claim_figures_at,
     figure_in,
     figure_text,
+    is_day,
     numbers_at,
 )
 from papertrail.text.sentences import normalize, sentence_spans
@@ -83,9 +84,6 @@ _BASIS = {
         re.I,
     ),
 }
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"  # a month's name
-_DAY_BEFORE = re.compile(rf"\b{_MONTH}\s*$", re.I)  # "June 30"
-_DAY_AFTER = re.compile(rf"^(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b", re.I)  # "28 September"
 # A figure named as the one not taken: "used 0.1 instead of 0.3", "0.3 rather than 0.1"
 _REJECTED = re.compile(r"\b(?:instead of|rather than|in place of)\s*[$€£¥₹]?\s*$", re.I)
 # Where a clause ends and the next one's statement starts ("..., and", "; ", " while ")
@@ -127,14 +125,10 @@ def _bounds(text: str) -> list[tuple[int, int]]:
             continue
         if n.integer and 1900 <= n.value <= 2100 and "," not in text[a:b]:
             continue
-        if _is_day(text, a, b):
+        if is_day(text, a, b):
             continue
         out.append((a, b))
     return out
-
-
-def _is_day(text: str, a: int, b: int) -> bool:
-    return bool(_DAY_BEFORE.search(text[max(0, a - 12) : a]) or _DAY_AFTER.match(text[b : b + 16]))
 
 
 @dataclass(frozen=True)
@@ -212,7 +206,7 @@ def _claim(claim: str) -> tuple[tuple[Figure, _Said], ...]:
     sentences, bounds = sentence_spans(text, hard_newlines=False), _bounds(text)
     out = []
     for a, b, fig in claim_figures_at(text):
-        said = None if _is_day(text, a, b) else _statement(text, a, b, sentences, bounds)
+        said = None if is_day(text, a, b) else _statement(text, a, b, sentences, bounds)
         if said is not None:
             out.append((fig, said))
     return tuple(out)

@@ -15,10 +15,24 @@ import re
 from papertrail.text.periods import named
 from papertrail.text.sentences import normalize
 
+# A year that ends in the first half of a calendar year ("fiscal year ended January 28, 2024")
+# is as often named for the year before (retailers' "fiscal 2023") as for the year it ends in
+_EARLY_YEAR_END = re.compile(
+    r"\b(?:fiscal\s+)?(?:year|5[23][- ]weeks?)\s+end(?:ed|ing)\s+(?:on\s+)?"
+    r"(?:jan|feb|mar|apr|may|jun)[a-z]*\.?\s+\d{1,2},?\s+((?:19|20)\d\d)",
+    re.I,
+)
+
 
 def periods(text: str) -> dict[str, frozenset[int]]:
-    """The years, quarters and halves ``text`` names: {"year": {2022}, "quarter": {3}}."""
-    return named(normalize(text))
+    """The years, quarters and halves ``text`` names: {"year": {2022}, "quarter": {3}}; a
+    year that ends in January to June counts under both names."""
+    text = normalize(text)
+    out = named(text)
+    early = {int(m.group(1)) - 1 for m in _EARLY_YEAR_END.finditer(text)}
+    if early:
+        out["year"] = out.get("year", frozenset()) | early
+    return out
 
 
 def period_conflict(claim: str, excerpt: str, context: str = "") -> str | None:

@@ -125,3 +125,19 @@ def test_spelled_numbers_one_word_on_compounds_and_percentages():
     (share,) = claim_figures("62% of respondents use the tools weekly.")
     assert figure_in(share, excerpt_numbers("Sixty-two percent of respondents said so."))
     assert not figure_in(share, excerpt_numbers("Sixty-three percent of respondents said so."))
+
+
+def test_the_day_of_a_date_is_required_only_where_the_excerpt_writes_dates():
+    from papertrail.text.coverage import coverage
+
+    claim = "For the quarter ended June 30, 2023, revenue was $812 million."
+    assert [f.day for f in claim_figures(claim)] == [True, False]
+    assert not any(f.day for f in claim_figures("Its FCF margin was 21%, its margin 12 points."))
+    assert [f.day for f in claim_figures("It launched on 28 Sept. 2015 with 5 payloads.")] == [
+        True,
+        False,
+    ]
+    named = "Second-quarter 2023 revenue was $812 million."
+    assert "30" not in coverage(claim, named)[1]  # the same quarter, named not dated
+    dated = "For the quarter ended June 29, 2023, revenue was $812 million."
+    assert "30" in coverage(claim, dated)[1]  # another day where the excerpt gives one

@@ -315,3 +315,12 @@ def test_words_on_the_same_side_of_a_contrast_are_not_rivals():
     decreased = "Operating income decreased, mainly because of higher costs for raw materials."
     assert contrast.substitution(fell, decreased) is None
     assert contrast.substitution(fell, decreased.replace("decreased", "increased"))
+
+
+def test_a_fiscal_year_ending_early_in_the_year_goes_by_either_name():
+    ended = "For the fiscal year ended January 28, 2024, net revenue was $5.1 billion."
+    assert periods.period_conflict("FY2023 net revenue was $5.1 billion.", ended) is None
+    assert periods.period_conflict("FY2024 net revenue was $5.1 billion.", ended) is None
+    assert periods.period_conflict("FY2022 net revenue was $5.1 billion.", ended)
+    december = "For the year ended December 31, 2023, net revenue was $5.1 billion."
+    assert periods.period_conflict("FY2022 net revenue was $5.1 billion.", december)
