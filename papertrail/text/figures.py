@@ -32,10 +32,10 @@ _EUROPEAN = re.compile(r"^\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?$|^\d{1,3}(?:\.\d{3})+,
 _UNITS = frozenset("one two three four five six seven eight nine".split())
 _PERCENT_WORD = re.compile(r"\s?(?:percent|per cent)\b", re.I)
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9,
-           "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "lakh": 1e5, "lac": 1e5,
+           "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "t": 1e12, "lakh": 1e5, "lac": 1e5,
            "crore": 1e7}  # fmt: skip
 _SCALE = re.compile(
-    r"\s?(thousand|million|billion|trillion|lakh|lac|crore|mn|bn|tn|[kmb])s?(?![^\W\d_])", re.I
+    r"\s?(thousand|million|billion|trillion|lakh|lac|crore|mn|bn|tn|[kmbt])s?(?![^\W\d_])", re.I
 )
 _IN_UNITS = re.compile(
     r"\bin (?:usd |us\$ |\$ ?|dollars? |rs\.? |inr |₹ ?)?"

@@ -77,6 +77,7 @@ def test_changed_or_absent_figure_is_not_found(claim, excerpt):
         ("The 4-layer model scored 91.3 F1.", ["4", "91.3"]),
         ("Sales were 450mn; 40K users joined.", ["450"]),  # a scale suffix counts
         ("It was pre-trained on 3.3B words.", ["3.3"]),  # a decimal with a scale letter counts
+        ("It was pre-trained on 1.4T tokens.", ["1.4"]),
         ("In Q4'22 free cash flow was $1.1 billion.", ["1.1"]),  # '22 is a year written short
     ],
 )
@@ -116,6 +117,8 @@ def test_a_decimal_with_a_scale_letter_matches_the_amount_spelled_out():
     (fig,) = claim_figures("It was pre-trained on 3.3B words.")
     assert figure_in(fig, excerpt_numbers("a corpus of 3.3 billion words"))
     assert not figure_in(fig, excerpt_numbers("a corpus of 3.5 billion words"))
+    (tokens,) = claim_figures("It was pre-trained on 1.4T tokens.")
+    assert figure_in(tokens, excerpt_numbers("on 1.4 trillion tokens of public data"))
 
 
 def test_spelled_numbers_one_word_on_compounds_and_percentages():
