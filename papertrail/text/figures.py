@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from papertrail.text.powers import claim_powers, excerpt_powers
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import TOKEN, stem
 
@@ -111,12 +112,17 @@ def claim_figures_at(text: str) -> list[tuple[int, int, Figure]]:
     English, Indian or continental way ("3,02,16,492" is 30,216,492).
     """
     text = figure_text(text)
+    scientific = [
+        (a, b, Figure(raw, value, decimals)) for a, b, raw, value, decimals in claim_powers(text)
+    ]
     in_units = _IN_UNITS.search(text)
     sentence_scale = _SCALES[in_units.group(1).lower().rstrip("s")] if in_units else 0.0
     amounts = bool(_AMOUNT_WORDS.search(text)) or bool(sentence_scale)
-    out = []
+    out = list(scientific)
     for m in _NUM.finditer(text):
         raw, start, end = m.group(), m.start(), m.end()
+        if any(a <= start < b for a, b, _ in scientific):
+            continue  # a part of "3e-4" or "3 × 10^-4"
         before, after = text[max(0, start - 2) : start], text[end : end + 3]
         money = before.strip()[-1:] in tuple(_CURRENCY) or after[:1] in _CURRENCY
         scale = _scale_at(text, end)
@@ -178,6 +184,7 @@ def excerpt_numbers(text: str) -> list[Number]:
     """Every number an excerpt states, including spelled-out ones ("twelve hours")."""
     text = normalize(text)
     out = [n for _, _, n in numbers_at(text)]
+    out += [Number(value, integer=False) for value in excerpt_powers(text)]
     toks = list(TOKEN.finditer(text))
     skip = -1
     for i, m in enumerate(toks):

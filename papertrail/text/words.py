@@ -51,9 +51,10 @@ eur euro euros roughly approximately approx around nearly almost circa
 # fmt: on
 
 TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
-# years, periods and the scale of a figure glued to it ("FY22", "2023q4", "6b" of "$4.6B")
+# years, periods and the scale of a figure glued to it ("FY22", "2023q4", "6b" of "$4.6B",
+# "3e" of "3e-4")
 _YEARISH = re.compile(
-    r"^(?:fy|cy|q[1-4]|h[12])?\d{2,4}[a-z]?$|^\d{4}q[1-4]$|^\d+(?:[kmbt]|bn|mn|tn)$"
+    r"^(?:fy|cy|q[1-4]|h[12])?\d{2,4}[a-z]?$|^\d{4}q[1-4]$|^\d+(?:[kmbte]|bn|mn|tn)$"
 )
 
 

@@ -144,3 +144,12 @@ def test_the_day_of_a_date_is_required_only_where_the_excerpt_writes_dates():
     assert "30" not in coverage(claim, named)[1]  # the same quarter, named not dated
     dated = "For the quarter ended June 29, 2023, revenue was $812 million."
     assert "30" in coverage(claim, dated)[1]  # another day where the excerpt gives one
+
+
+def test_powers_of_ten_as_claims_and_pdfs_write_them():
+    excerpt = excerpt_numbers("a peak learning rate of 3 × 10−4 and ε = 10−9")
+    for claim in ("The learning rate is 3e-4.", "The learning rate is 3 × 10^-4.", "ε is 1e-9."):
+        (fig,) = claim_figures(claim)
+        assert figure_in(fig, excerpt), claim
+    (wrong,) = claim_figures("The learning rate is 3e-5.")
+    assert not figure_in(wrong, excerpt)
