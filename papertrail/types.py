@@ -39,6 +39,11 @@ class Ask:
     plain: str = ""  # ``body`` without a domain's answer-format instructions
     asking: str = ""  # its sentences that ask ("... ?"), without "Return me an integer."
     defined: str = ""  # a metric it defines itself: "X is defined as: A / B" -> "A / B"
+    counted: str = ""  # what "how many N" counts: "levels" ("" for "how many times")
+    change: bool = False  # asks by how much something changed
+    which_year: bool = False  # asks in which year
+    means: bool = False  # "how does X ...": asks by what means
+    who: bool = False  # opens with which/who: asks for a name as often as not
 
     @property
     def questions(self) -> tuple[Ask, ...]:

@@ -36,7 +36,7 @@ from papertrail.protocols import Embedder
 from papertrail.text.coverage import coverage
 from papertrail.text.figures import states_amount
 from papertrail.text.periods import named
-from papertrail.text.stated import counted_noun, counting_piece, lacks
+from papertrail.text.stated import counting_piece, lacks
 from papertrail.text.words import content_words, rarity, stem
 from papertrail.types import Ask, Draft, Hit
 
@@ -176,7 +176,7 @@ class Quote:
             for k, t in enumerate(clauses)
         ]
         k = max(range(len(chosen)), key=lambda j: (fit[j], chosen[j].score))
-        noun = counted_noun(ask.plain or ask.body)  # "how many N": the piece giving it
+        noun = ask.counted  # "how many N": the piece giving it
         counted = counting_piece(clauses[k], noun) if noun else None
         short = counted or named_answer(clauses[k], ask) or answer_tail(clauses[k], ask)
         return [replace(chosen[k], text=short or clauses[k])]

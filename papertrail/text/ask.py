@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from papertrail.protocols import Domain
 from papertrail.text import periods
 from papertrail.text.sentences import normalize, split_sentences
-from papertrail.text.words import content_words
+from papertrail.text.words import content_words, stem
 from papertrail.types import Ask
 
 # "According to the report, ...", "In the 2019 10-K, ...", "Based on Table 2, ..."
@@ -112,6 +112,25 @@ _SUBJECT_OPENER = re.compile(
     re.I,
 )
 
+# What "how many N" counts, and what other kinds of statement a question asks for
+_HOW_MANY = re.compile(r"\bhow\s+many\s+(?P<phrase>[^?,;:]+)", re.I)
+# where the counted noun phrase ends: a verb, a preposition, a relative word
+_PHRASE_END = frozenset(
+    "is are was were be been does do did can could will would should shall may might must has "
+    "have had there in on at of for from by with to under per during that which who whose "
+    "whom when where this these those it its their".split()
+)
+_NOT_COUNT = frozenset({"time", "more", "less", "fewer"})  # "how many times": a ratio
+_CHANGE_ASKED = re.compile(
+    r"\bby\s+how\s+(?:much|many)\b|\bhow\s+(?:much|many)\b[^?]*?\b(?:increas|decreas|gr[eo]w|"
+    r"rise|rose|declin|f[ae]ll|drop|chang|rais|lower|improv|reduc|climb|shr[ai]nk)",
+    re.I,
+)
+_YEAR_ASKED = re.compile(r"^\s*(?:in\s+)?(?:what|which)\s+(?:fiscal\s+|calendar\s+)?year\b", re.I)
+_WHO = re.compile(r"^\s*(?:which|who)\b", re.I)  # "what budget" asks a measure as often
+_HOW = re.compile(r"^\s*how\s+(?:does|do|did|is|are|was|were|can|could)\b", re.I)
+_COUNT_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)?|[%°]")
+
 
 def read(question: str, domains: Sequence[Domain] = (), *, whole: bool = True) -> Ask:
     """``question`` read once (see the module docstring); ``whole`` False reads one part
@@ -156,6 +175,11 @@ def read(question: str, domains: Sequence[Domain] = (), *, whole: bool = True) -
         plain=plain,
         asking=" ".join(s for s in split_sentences(body) if s.rstrip().endswith("?")) or body,
         defined=_formula(plain),
+        counted=_counted(plain or body),
+        change=bool(_CHANGE_ASKED.search(plain or body)),
+        which_year=bool(_YEAR_ASKED.match(plain or body)),
+        means=bool(_HOW.match(plain or body)),
+        who=bool(_WHO.match(plain or body)),
     )
 
 
@@ -260,3 +284,22 @@ def _formula(plain: str) -> str:
     """The formula a question defines its metric by ("defined as: A / B"), else ""."""
     m = _DEFINED.search(plain)
     return " ".join(m.group("formula").split()).strip(" :") if m else ""
+
+
+def _counted(question: str) -> str:
+    """What "how many N ..." counts ("How many coffee quality levels can ...?" ->
+    "levels"), "" when it asks no count (or a ratio: "how many times")."""
+    m = _HOW_MANY.search(question)
+    if m is None:
+        return ""
+    phrase: list[str] = []
+    for w in _COUNT_TOKEN.findall(m.group("phrase")):
+        low = w.lower()
+        if low in _PHRASE_END or (phrase and low.endswith(("ed", "ing"))):
+            break
+        phrase.append(low)
+    # the noun is its last plural word ("coffee quality levels"; "tables" in "tables
+    # include"), else its first ("people live")
+    plural = [w for w in phrase if len(w) > 3 and w[-1] == "s" and w[-2:] not in ("ss", "us", "is")]
+    head = plural[-1] if plural else (phrase[0] if phrase else "")
+    return "" if not head or stem(head) in _NOT_COUNT or head[0].isdigit() else head

@@ -36,14 +36,6 @@ from papertrail.types import Ask
 
 NAME_RARITY = 2.5  # words.rarity of a first word read as a name ("Duet"), not "This" (1.0)
 COUNT_WINDOW = 5  # words from a count to its noun ("8 parallel attention layers, or heads")
-_HOW_MANY = re.compile(r"\bhow\s+many\s+(?P<phrase>[^?,;:]+)", re.I)
-# where the counted noun phrase ends: a verb, a preposition, a relative word
-_PHRASE_END = frozenset(
-    "is are was were be been does do did can could will would should shall may might must has "
-    "have had there in on at of for from by with to under per during that which who whose "
-    "whom when where this these those it its their".split()
-)
-_NOT_COUNT = frozenset({"time", "more", "less", "fewer"})  # "how many times": a ratio
 _SPELLED = frozenset(
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
@@ -72,8 +64,6 @@ _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+(?=[A-Z])")  # "6.3 Englis
 _PIECE = re.compile(r"[,;]\s+|\s+(?=\d{1,2}\s+[A-Z][a-z])")
 _ITEM_MARK = re.compile(r"^\d{1,2}\s+(?=[A-Z][a-z])")
 MIN_PIECE_WORDS = 3  # a shorter piece is a fragment
-_WHO = re.compile(r"^\s*(?:which|who)\b", re.I)  # "what budget" asks a measure as often
-_HOW = re.compile(r"^\s*how\s+(?:does|do|did|is|are|was|were|can|could)\b", re.I)
 _NEED = r"(?:must|need(?:s|ed)?\s+to|ha(?:ve|s|d)\s+to|in\s+order\s+to|should)\s+(?:\w+\s+)?"
 _MEANS = re.compile(r"\b(?:by|using|via|through|with|used|adds?|added|appl(?:y|ies|ied))\b", re.I)
 _ALL_SYMBOLS = frozenset().union(*_UNITS.values()) | {"db", "hz", "khz", "mhz", "ghz", "kwh", "mah"}
@@ -85,18 +75,12 @@ _LINK = re.compile(
 )
 _PERCENT = re.compile(r"%|\bper\s?cent|\bpercentage\b|\bbasis\s+points?\b|\bbps\b", re.I)
 _SCALED_UNITS = ("million", "billion", "thousand", "usd")
-_CHANGE_ASKED = re.compile(
-    r"\bby\s+how\s+(?:much|many)\b|\bhow\s+(?:much|many)\b[^?]*?\b(?:increas|decreas|gr[eo]w|"
-    r"rise|rose|declin|f[ae]ll|drop|chang|rais|lower|improv|reduc|climb|shr[ai]nk)",
-    re.I,
-)
 _CHANGE = re.compile(
     r"\b(?:increas|decreas|rais|rose|risen|rising|grew|grow(?!th)|declin|fell|fall|dropp|drops?\b"
     r"|lower|reduc|improv|gain|climb|jump|cut\b|expand|shr[ai]nk|chang|up\b|down\b|higher|"
     r"compared\b|versus\b|vs\b)|\bfrom\b[^.;]*\bto\b",
     re.I,
 )
-_YEAR_ASKED = re.compile(r"^\s*(?:in\s+)?(?:what|which)\s+(?:fiscal\s+|calendar\s+)?year\b", re.I)
 _YEAR = re.compile(rf"(?<!\d){YEAR}(?!\d)")
 _CODE = re.compile(r"[A-Z]{2,}|[A-Za-z]+\d|\d+[A-Za-z]|[a-z][A-Z]")  # "PKG", "P100", "ChatGPT"
 
@@ -112,43 +96,23 @@ def _lacks(ask: Ask, sentence: str) -> str | None:
     body = ask.plain or ask.body
     if ask.code and not re.search(rf"(?<![\w-]){re.escape(ask.code)}(?![\w-])", sentence):
         return f"it does not name {ask.code}"  # a question about one code: its entry answers
-    counted = counted_noun(body)
-    if counted and not counts(sentence, counted):
-        return f"it gives no number of {counted}"
+    if ask.counted and not counts(sentence, ask.counted):
+        return f"it gives no number of {ask.counted}"
     if ask.kind == "figure" and not states_amount(_SECTION_NUMBER.sub("", sentence)):
         return "it states no figure, and a figure was asked"
     if ask.unit == "percent" and not _PERCENT.search(sentence):
         return "it states no percentage, and one was asked"
     if ask.unit in _SCALED_UNITS and not any(not f.percent for f in claim_figures(sentence)):
         return f"it states no amount, and one in {ask.unit} was asked"
-    if _CHANGE_ASKED.search(body) and not _CHANGE.search(sentence):
+    if ask.change and not _CHANGE.search(sentence):
         return "it states no change, and how much something changed was asked"
-    if _YEAR_ASKED.match(body) and not _YEAR.search(sentence):
+    if ask.which_year and not _YEAR.search(sentence):
         return "it names no year, and a year was asked"
-    if _HOW.match(body) and ask.explains and needs_only(sentence, body):
+    if ask.means and ask.explains and needs_only(sentence, body):
         return "it says what has to be done, not how it is done"
-    if ask.name and _WHO.match(body) and not names_one(sentence, body):
+    if ask.name and ask.who and not names_one(sentence, body):
         return "it names nothing the question does not, and a name was asked"
     return None
-
-
-def counted_noun(question: str) -> str:
-    """What "how many N ..." counts ("How many coffee quality levels can ...?" ->
-    "levels"), "" when it asks no count (or a ratio: "how many times")."""
-    m = _HOW_MANY.search(question)
-    if m is None:
-        return ""
-    phrase: list[str] = []
-    for w in _TOKEN.findall(m.group("phrase")):
-        low = w.lower()
-        if low in _PHRASE_END or (phrase and low.endswith(("ed", "ing"))):
-            break
-        phrase.append(low)
-    # the noun is its last plural word ("coffee quality levels"; "tables" in "tables
-    # include"), else its first ("people live")
-    plural = [w for w in phrase if len(w) > 3 and w[-1] == "s" and w[-2:] not in ("ss", "us", "is")]
-    head = plural[-1] if plural else (phrase[0] if phrase else "")
-    return "" if not head or stem(head) in _NOT_COUNT or head[0].isdigit() else head
 
 
 def counts(sentence: str, noun: str) -> bool:

@@ -34,6 +34,11 @@ TABLE = [
     ("List the error codes.", {"kind": "list", "one": False}),
     ("What are the uses of the satellites?", {"one": False}),
     ("Who founded the cooperative?", {"kind": "name", "subject": "founded the cooperative"}),
+    ("How many brewing strength levels can be chosen?", {"counted": "levels", "change": False}),
+    ("How many times did sales double?", {"counted": ""}),  # a ratio, not a count
+    ("By how much did revenue increase in 2023?", {"change": True, "which_year": False}),
+    ("In which fiscal year did the company go public?", {"which_year": True, "who": False}),
+    ("How does the model attend to positions?", {"means": True, "who": False}),
     (
         "What is the FY2019 asset ratio? The asset ratio is defined as: net income / total assets.",
         {"defined": "net income / total assets", "years": (2019,)},
