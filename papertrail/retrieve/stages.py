@@ -95,10 +95,14 @@ def to_read(
     signals: dict[str, tuple], must: Sequence[str], w: Weights, k: int, n: int | None = None
 ) -> list[str]:
     """The documents the second stage reads closely for a top ``k``: ``reading``'s, or
-    (``n`` given, to gather for a fit) the ``n`` most probable and the required ones."""
+    (``n`` given, to gather for a fit) the ``n`` with the highest prior, each ranking's
+    first and the ``must`` ones, whatever the weights say, so that one gathering serves
+    every weight tried."""
+    if n is not None:
+        prior = {d: s[0] for d, s in signals.items()}
+        return leading(prior, [*must, *confidence.firsts(signals)], n)
     p = confidence.probabilities(signals, w.confidence)
-    shown = required(signals, must, p, w.guard)
-    return reading(p, shown, w, k) if n is None else leading(p, shown, n)
+    return reading(p, required(signals, must, p, w.guard), w, k)
 
 
 def reading(p: dict[str, float], must: Sequence[str], w: Weights, k: int) -> list[str]:
