@@ -117,6 +117,10 @@ class Domain(Protocol):
     name: str
     # words its questions use for an amount ("revenue"): a sentence with a figure answers them
     amounts: frozenset[str]
+    # contrasting words its documents use, each group written as the verifier's own
+    # ("basic | diluted"): a claim with one where the excerpt has the other, beside the same
+    # word, is not stated by it
+    contrasts: tuple[str, ...]
 
     def recognise(self, opening: str) -> dict[str, object] | None:
         """Identity fields (``kind``, ``title``, ``issuer``, ``aliases``) when ``opening``

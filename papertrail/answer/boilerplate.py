@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from papertrail.text.periods import YEAR
+
 _FORMS = re.compile(
     r"\bpresent(?:s)? fairly,? in all material respects\b"
     r"|\bin (?:our|the auditor's) opinion\b"
@@ -27,7 +29,7 @@ _FORMS = re.compile(
     r"|\btable of contents\b"
     r"|\bcontinued (?:on|from) (?:the )?(?:next|previous) page\b"
     r"|\bforward-looking statements?\b.*\b(?:risks?|uncertaint(?:y|ies)|differ materially)\b"
-    r"|\ball rights reserved\b|\u00a9|\(c\) \d{4}",
+    r"|\ball rights reserved\b|\u00a9|\(c\) " + YEAR,
     re.I,
 )
 

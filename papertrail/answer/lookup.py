@@ -27,7 +27,7 @@ from papertrail.text.ask import CODE, as_ask
 from papertrail.text.sentences import normalize
 from papertrail.types import Ask, Hit
 
-MAX_HITS = 5  # the best-ranked excerpts are searched, in rank order
+MAX_HITS = 25  # excerpts searched in rank order: the best ones and the rest of their pages
 MAX_WORDS = 10  # a name beside a code is short; a longer rest of line is prose
 _CODE = CODE  # a code as printed on a listing's line ("AR01", "E-12")
 MAX_TERM_WORDS = 80  # what a listing says beside a quoted term: a definition, a template

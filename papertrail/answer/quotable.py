@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from papertrail.answer.boilerplate import is_boilerplate
 from papertrail.text.figures import excerpt_numbers
+from papertrail.text.periods import ends_in_years
 from papertrail.text.rows import MAX_CHARS, ROW_START, TABLE_NUMBERS
 from papertrail.text.sentences import split_sentences, strip_heading
 from papertrail.types import Chunk, Hit
@@ -32,7 +33,6 @@ MIN_WORDS = 4  # shorter sentences are fragments or labels, not answers
 CUT_CLAUSE_WORDS = 10  # the clauses of a sentence the excerpt cuts, quoted from this length
 CLOSEST = 2  # passages offered, as passages, when nothing answers
 PASSAGE_CHARS = 200  # characters of each such passage shown
-_YEARS_RUN = re.compile(r"(?:\b(?:19|20)\d\d\b[\s,]*){2,}[.:;]?$")  # ends in a row of years
 # Footnote text glued on by extraction: a marker run into its note ("dv-dimensional 4To
 # illustrate...") or a note symbol before a capital ("... data. ∗Equal contribution")
 _FOOTNOTE = re.compile(r"(?<![\w.,])\d{1,2}(?=[A-Z][a-z]+\b)|\s[*\u2217\u2020\u2021](?=[A-Z])")
@@ -119,7 +119,7 @@ def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
         if word_count(s) >= MIN_WORDS
         and not s[0].islower()
         and not (s.startswith("(") and s.endswith(")"))  # an aside: "(In millions)"
-        and not _YEARS_RUN.search(s)
+        and not ends_in_years(s)  # a row of column headings
         and not _title_only(s)
         and not _never(s)
     ]

@@ -24,12 +24,19 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from papertrail.answer.quotable import quotable
-from papertrail.answer.short import answer_tail, answering_clause, named_answer, without_opener
+from papertrail.answer.short import (
+    DOC_MARKER,
+    answer_tail,
+    answering_clause,
+    named_answer,
+    without_opener,
+)
 from papertrail.answer.tables import asks_computed
 from papertrail.protocols import Embedder
 from papertrail.text.coverage import coverage
 from papertrail.text.figures import states_amount
 from papertrail.text.periods import named
+from papertrail.text.stated import counted_noun, counting_piece, lacks
 from papertrail.text.words import content_words, rarity, stem
 from papertrail.types import Ask, Draft, Hit
 
@@ -42,6 +49,7 @@ TOPIC_SHARE = 0.6  # a question word in this share of the excerpts is the docume
 FOCUS_RARITY = 1.5  # rarer than everyday words: "chief" 1.9, "many" 1.1 (words.rarity)
 FOCUS_SIM = 0.6  # cosine at which a sentence answers the question without its focus words
 SHORTLIST = 12  # sentences per question scored with the embedding model
+FITTING = 6  # ... and further ones that state the kind of thing asked (``stated``)
 OPENS_PENALTY = 0.05  # an excerpt's first sentence may have begun in the excerpt before
 
 
@@ -98,6 +106,9 @@ class Quote:
             said = {str(y) for y in named(s).get("year", ())}
             if (needs_amount and not states_amount(s)) or (years and said and not said & years):
                 blocked.add(k)
+        # a sentence that states the kind of thing asked (a count of what is counted, a
+        # percentage, a change, a name: ``stated``) beats one that only shares its words
+        fits = {k for k, (_, s) in enumerate(pool) if k not in blocked and lacks(ask, s) is None}
         bonus = [
             RANK_BONUS * (1 - (n - 1) / max(1, len(hits)))
             + (QUANTITY_BONUS if wants_figures and states_amount(q.text) else 0.0)
@@ -105,12 +116,15 @@ class Quote:
             for n, q in quotes
         ]
         # Only the lexically best few are embedded: that bounds the cost per question.
-        shortlist = sorted(range(len(pool)), key=lambda k: -(lexical[k] + bonus[k]))
-        shortlist = [k for k in shortlist if k not in blocked]
-        shortlist = [k for k in shortlist[:SHORTLIST] if lexical[k] > 0 or self.embedder]
+        ranked = sorted(range(len(pool)), key=lambda k: -(lexical[k] + bonus[k]))
+        ranked = [k for k in ranked if k not in blocked]
+        shortlist = ranked[:SHORTLIST]
+        if len(fits) < len(ranked):  # the kind asked narrows them: the best that fit join
+            shortlist += [k for k in ranked[SHORTLIST:] if k in fits][:FITTING]
+        shortlist = [k for k in shortlist if lexical[k] > 0 or self.embedder]
         sims = self._similarities(question, [pool[k][1] for k in shortlist])
         focus = self._focus(question, hits)
-        scored = []
+        scored, fit = [], []
         for j, k in enumerate(shortlist):
             n, s = pool[k]
             relevance = lexical[k] if sims is None else (lexical[k] + max(0.0, sims[j])) / 2
@@ -122,8 +136,11 @@ class Quote:
             if focus and not on_focus and (sims is None or sims[j] < FOCUS_SIM):
                 continue  # it shares only the document's topic words with the question
             scored.append((relevance, _Candidate(s, n, relevance + bonus[k], words, heading)))
+            fit.append(k in fits)
         if not scored or max(r for r, _ in scored) < MIN_RELEVANCE:
             return []
+        if any(f and r >= MIN_RELEVANCE for f, (r, _) in zip(fit, scored, strict=True)):
+            scored = [rc for f, rc in zip(fit, scored, strict=True) if f]  # those that fit only
         scored.sort(key=lambda rc: -rc[1].score)
         best = scored[0][1].score
         rare = {stem(w) for w in content_words(question) if rarity(w) >= FOCUS_RARITY}
@@ -159,7 +176,9 @@ class Quote:
             for k, t in enumerate(clauses)
         ]
         k = max(range(len(chosen)), key=lambda j: (fit[j], chosen[j].score))
-        short = named_answer(clauses[k], ask) or answer_tail(clauses[k], ask)
+        noun = counted_noun(ask.plain or ask.body)  # "how many N": the piece giving it
+        counted = counting_piece(clauses[k], noun) if noun else None
+        short = counted or named_answer(clauses[k], ask) or answer_tail(clauses[k], ask)
         return [replace(chosen[k], text=short or clauses[k])]
 
     @staticmethod
@@ -208,7 +227,7 @@ def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
 
 def cite(sentence: str, n: int) -> str:
     """``sentence`` with ``[n]`` before its closing punctuation ("... layers [1].")."""
-    body = sentence.rstrip()
+    body = DOC_MARKER.sub("", sentence).rstrip()  # the document's own "[9]" is no citation
     end = ""
     if body and body[-1] in ".!?;:":
         body, end = body[:-1].rstrip(), body[-1]

@@ -39,7 +39,7 @@ _OPENER = re.compile(
     r"^(?:furthermore|moreover|in addition|additionally|also|besides|likewise|similarly),\s+",
     re.I,
 )
-_CITE = re.compile(r"\s*\[\d+(?:\s*[,\u2013-]\s*\d+)*\]")  # the document's own "[75]"
+DOC_MARKER = re.compile(r"\s*\[\d+(?:\s*[,\u2013-]\s*\d+)*\]")  # the document's own "[75]"
 # A verb group between a restated question and its answer: "was conceived", "is", "has been"
 # (lowercase: "Sweden" is no verb)
 _VERBISH = re.compile(r"(?:is|are|was|were|be|been|being|has|have|had|[a-z]+ed|[a-z]+en)")
@@ -112,7 +112,7 @@ def without_opener(sentence: str) -> str:
     body = _OPENER.sub("", sentence, count=1)
     if body != sentence:
         body = body[:1].upper() + body[1:]
-    return _CITE.sub("", body)
+    return DOC_MARKER.sub("", body)
 
 
 def named_answer(clause: str, question: Ask | str) -> str | None:
@@ -131,7 +131,7 @@ def named_answer(clause: str, question: Ask | str) -> str | None:
     if not ask.name:  # not a which/who question for one name (a measure: a figure answers)
         return None
     asked = {stem(w) for w in re.findall(r"[^\W_]+", ask.body.lower())}
-    words = re.findall(r"[^\W_][\w.&'-]*|\S", _CITE.sub(" ", clause).strip())
+    words = re.findall(r"[^\W_][\w.&'-]*|\S", DOC_MARKER.sub(" ", clause).strip())
     run: list[str] = []
     for w in words:
         w = w.rstrip(".'")
@@ -201,6 +201,8 @@ def answer_tail(clause: str, question: Ask | str) -> str | None:
     tail = clause[begin:].strip(" ,;:.") if rest else ""
     if re.match(r"(?:and|or|but|nor|while|whereas)\b", tail, re.I):
         return None  # "... and 41.0 BLEU on French": a second statement, not the answer
+    if re.match(r"of\b", tail, re.I):
+        return None  # "of Pdrop = 0.1" says nothing without the "rate" it belongs to
     if _NEGATION.search(clause[: rest[0][0] if rest else len(clause)]):
         return None  # "was not conceived in ...": the tail alone would drop the "not"
     if tail.count("(") != tail.count(")"):

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from papertrail.answer.quotable import without_page_numbers
 from papertrail.protocols import Domain
 from papertrail.text.ask import read
+from papertrail.text.periods import heading_date_word, heading_year
 from papertrail.text.sentences import normalize, split_sentences
 from papertrail.text.words import content_words, rarity, stem
 from papertrail.types import Ask, Hit
@@ -28,7 +29,6 @@ from papertrail.types import Ask, Hit
 MIN_LABEL_SHARE = 0.6  # rarity-weighted share of a row label's words the question must name
 NAME_WEIGHT = 0.3  # a name in the question is usually the company, not a row
 MAX_HITS = 5  # the best-ranked excerpts: a statement is often a few excerpts down
-_YEAR = re.compile(r"^(?:FY|fiscal\s?)?((?:19|20)\d\d)$", re.I)
 _CELL = re.compile(r"^\(?-?\d[\d,]*(?:\.\d+)?\)?%?$|^[\u2014\u2013-]$")  # 1,234 (56) 4.5% —
 # A figure worked out from several cells: a ratio, a change, a sum or a difference
 _COMPUTED = re.compile(
@@ -37,12 +37,9 @@ _COMPUTED = re.compile(
     re.I,
 )
 DATE_WORDS = 4  # words of a date before its year: "As of December 31,"
-_DATE_WORD = re.compile(
-    r"^(?:at|as|of|ended|end|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-    r"|[0-3]?\d,?)$",
-    re.I,
-)
 _SCALE = re.compile(r"\bin (thousands|millions|billions)\b", re.I)
+# a label's pointer to the notes, whose numbers are no cells: "Inventories (Notes 1 and 3)"
+_NOTE_REF = re.compile(r"\((?:see\s+)?notes?\s+\d[\w\s,.&-]{0,30}\)", re.I)
 _UNIT_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 
 
@@ -59,7 +56,7 @@ def table_rows(text: str, years: tuple[str, ...] = ()) -> tuple[list[Row], tuple
 
     ``years`` are headings carried over from an earlier excerpt of the same table.
     """
-    words = normalize(text).split()
+    words = normalize(_NOTE_REF.sub(" ", text)).split()
     rows: list[Row] = []
     label: list[str] = []
     money = False
@@ -159,12 +156,12 @@ def _years_at(words: list[str], i: int) -> tuple[list[str], int]:
     run, j = [], i
     while j < len(words):
         k = j
-        while k < len(words) and k - j < DATE_WORDS and _DATE_WORD.match(words[k]):
+        while k < len(words) and k - j < DATE_WORDS and heading_date_word(words[k]):
             k += 1  # "At", "December", "31," before the year
-        m = _YEAR.match(words[k].rstrip(",:")) if k < len(words) else None
-        if not m:
+        year = heading_year(words[k].rstrip(",:")) if k < len(words) else ""
+        if not year:
             break
-        run.append(m.group(1))
+        run.append(year)
         j = k + 1
     return run, j
 
@@ -176,7 +173,7 @@ def _cells_at(words: list[str], i: int) -> tuple[list[str], bool, int]:
         w = words[i]
         if w == "$":
             dollar = True
-        elif _CELL.match(w.lstrip("$")) and not _YEAR.match(w):
+        elif _CELL.match(w.lstrip("$")) and not heading_year(w):
             dollar = dollar or w.startswith("$")
             cells.append(w.lstrip("$"))
         else:

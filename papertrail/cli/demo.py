@@ -79,7 +79,7 @@ def _show_verifier(pt: PaperTrail, doc_id: str) -> None:
         f"Revenue rose to £9.72 million [{good}]. "
         f"The array has 38 turbines [{wrong}]."
     )
-    checked = verify_answer(draft, hits, embedder=pt.embedder)
+    checked = verify_answer(draft, hits, embedder=pt.embedder, domains=pt.domains)
     print("Verifier at work on a draft an LLM might write:")
     print(_indent(draft))
     print("  after verification:")

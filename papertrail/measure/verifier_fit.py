@@ -18,10 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from papertrail.domains import KNOWN
 from papertrail.embed.cache import MemoEmbedder
 from papertrail.protocols import Embedder
 from papertrail.verify import calibrated
 from papertrail.verify.checks import CHECKS, NAMES
+from papertrail.verify.contrast import domain_contrasts
 from papertrail.verify.judge import CALIBRATED, Judgement, decide, meaning, needs_meaning
 from papertrail.verify.reading import Reading, read
 
@@ -43,7 +45,8 @@ def collect(
     """Each pair read once, with its similarity where no hard check decides."""
     if embedder is not None and not isinstance(embedder, MemoEmbedder):
         embedder = MemoEmbedder(embedder, max_chars=10_000)
-    readings = [read(p["claim"], p["chunk_text"], context(p)) for p in pairs]
+    contrasts = domain_contrasts(KNOWN)  # judged as the pipeline judges: with every domain
+    readings = [read(p["claim"], p["chunk_text"], context(p), contrasts) for p in pairs]
     if embedder is None:
         return [Read(r, None) for r in readings]
     sims = meaning(embedder, [p["claim"] for p in pairs], readings, without)

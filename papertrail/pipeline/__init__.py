@@ -33,6 +33,7 @@ from papertrail.store.chroma import open_store
 from papertrail.store.pdf_files import PdfFiles
 from papertrail.text.ask import read
 from papertrail.text.identity import most_named, named_in
+from papertrail.text.memo import scoped
 from papertrail.types import Answer, Ask, Citation, Document, Hit, Snippet
 from papertrail.verify.computed import verify_calculation
 from papertrail.verify.question import closest_if_off_question
@@ -41,6 +42,10 @@ from papertrail.verify.verify import verify_answer
 __all__ = ["IngestResult", "PaperTrail", "Progress"]
 log = logging.getLogger(__name__)
 SECTION_HITS = 60  # excerpts added for a worked-out figure (``PaperTrail._rows_for``)
+LISTING_PAGES, LISTING_HITS = 3, 20  # pages read whole for a code or quoted term, excerpts
+# offline answers judged against the question too: a quote, a table figure (the others
+# answer only the one form of question they read: an acronym, a code, a label, a term)
+QUESTION_CHECKED = ("quote", "table figure")
 
 
 class PaperTrail(Indexing):
@@ -131,6 +136,7 @@ class PaperTrail(Indexing):
 
     # -- questions --------------------------------------------------------
 
+    @scoped  # each text the question brings is read once (``text.memo``)
     def ask(
         self,
         channel: str,
@@ -181,20 +187,37 @@ class PaperTrail(Indexing):
         if worked is not None:
             hits, draft = rows, worked
         else:
+            offline = (
+                getattr(self.generator, "mode", "") == "extractive"
+            )  # (a model: no longer prompt)
+            if offline and (ask.code or ask.quoted):  # a listing's entry: on a page found
+                hits = hits + self._rest_of_pages(channel, hits, asked)
             draft = self.generator.generate(ask, hits)
         embedder = self.embedder
         if draft.calculation is not None:  # every operand re-read, the arithmetic redone
             off = self.settings.without
             checked = verify_calculation(
-                draft.text, draft.calculation, hits, embedder=embedder, without=off
+                draft.text,
+                draft.calculation,
+                hits,
+                embedder=embedder,
+                without=off,
+                domains=self.domains,
             )
         else:  # a model's figures must be stated for what was asked; quotes are quotes
             asked = ask if draft.mode != "extractive" else ""
             checked = verify_answer(
-                draft.text, hits, embedder=embedder, question=asked, without=self.settings.without
+                draft.text,
+                hits,
+                embedder=embedder,
+                question=asked,
+                without=self.settings.without,
+                domains=self.domains,
             )
         notes = draft.notes
-        if draft.by == "quote" and not checked.refusal:  # ... that must state what was asked
+        if (
+            draft.by in QUESTION_CHECKED and not checked.refusal
+        ):  # ... that must state what was asked
             about = {i: _about(d) for i, d in docs.items()}  # a document's names are context
             checked, closest = closest_if_off_question(ask, checked, about)
             notes += closest
@@ -254,6 +277,22 @@ class PaperTrail(Indexing):
                 seen.add((chunk.doc_id, chunk.index))
                 extra.append(Hit(chunk, score=0.0))
         return hits + extra
+
+    def _rest_of_pages(self, channel: str, hits: list[Hit], documents: list[Document]) -> list[Hit]:
+        """The other excerpts of the pages of the ``LISTING_PAGES`` best hits (at most
+        ``LISTING_HITS``): a listing prints a code's entry a few lines from its heading,
+        which is what the search finds for "What is the name for code AR01?"."""
+        seen = {(h.chunk.doc_id, h.chunk.index) for h in hits}
+        pages: dict[str, set[int]] = {}
+        for h in hits[:LISTING_PAGES]:
+            pages.setdefault(h.chunk.doc_id, set()).add(h.chunk.page)
+        extra = [
+            Hit(c, score=0.0)
+            for doc_id, on in pages.items()
+            for c in self.retriever.page_chunks(channel, doc_id, on, documents)
+            if (c.doc_id, c.index) not in seen
+        ]
+        return extra[:LISTING_HITS]
 
     def documents(self, channel: str) -> list[Document]:
         return self.store.documents(channel)

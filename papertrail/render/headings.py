@@ -14,14 +14,15 @@ left to the caller.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 
 import pymupdf
 
+from papertrail.text.periods import heading_year, is_year
 from papertrail.types import Rect
 
-_YEAR = re.compile(r"^(?:FY)?(?:19|20)\d\d$")
 _FIGURE = re.compile(r"^[($£€¥]*[-–]?\d[\d,.]*%?\)?$")
 _CLAIMED = re.compile(r"\d[\d,]*(?:\.\d+)?")
 SAME_ROW = 3.0  # points: words whose middles are this close share a row
@@ -64,7 +65,7 @@ def column_heading(
     first, right = min(w[0] for w in figures), max(w[2] for w in figures)
     left = max((w[2] for w in band if w[2] <= first), default=row.x0)
     for y in sorted((k for k in rows if k < row.y0 - 1), reverse=True):
-        years = [w for w in rows[y] if _YEAR.match(w[4]) and left - 1 <= w[0] <= right + 2]
+        years = [w for w in rows[y] if heading_year(w[4]) and left - 1 <= w[0] <= right + 2]
         if len(years) < MIN_FIGURES or not _years_only(rows[y]):
             continue
         box = _box(years)
@@ -90,14 +91,21 @@ def _box(words: list[Word]) -> Rect:
 
 
 def _rows(page: pymupdf.Page) -> dict[float, list[Word]]:
-    """The page's words (displayed-page boxes) grouped by row, by middle height."""
+    """The page's words (displayed-page boxes) grouped by row, by middle height: a word
+    joins the first row (in the order rows were met) whose middle is within ``SAME_ROW``."""
     turn = page.rotation_matrix
+    upright = page.rotation == 0  # the displayed page is the page: no box to transform
     rows: dict[float, list[Word]] = {}
+    keys: list[tuple[float, int]] = []  # (row middle, order met), sorted: a few to compare
     for w in page.get_text("words"):
-        box = pymupdf.Rect(w[:4]) * turn
-        mid = (box.y0 + box.y1) / 2
-        key = next((k for k in rows if abs(k - mid) <= SAME_ROW), mid)
-        rows.setdefault(key, []).append((box.x0, box.y0, box.x1, box.y1, w[4]))
+        box = w[:4] if upright else tuple(pymupdf.Rect(w[:4]) * turn)
+        mid = (box[1] + box[3]) / 2
+        lo = bisect.bisect_left(keys, (mid - SAME_ROW, -1))
+        near = [k for k in keys[lo : bisect.bisect_right(keys, (mid + SAME_ROW, len(keys)))]]
+        key = min(near, key=lambda k: k[1])[0] if near else mid
+        if not near:
+            bisect.insort(keys, (mid, len(keys)))
+        rows.setdefault(key, []).append((box[0], box[1], box[2], box[3], w[4]))
     return rows
 
 
@@ -122,14 +130,14 @@ def _is_table_row(words: list[Word]) -> bool:
 
 def _years_only(words: list[Word]) -> bool:
     numbers = [w for w in words if re.search(r"\d", w[4])]
-    return bool(numbers) and all(_YEAR.match(w[4].strip(",.")) for w in numbers)
+    return bool(numbers) and all(heading_year(w[4].strip(",.")) for w in numbers)
 
 
 def _claimed(claim: str) -> set[str]:
     """The figures a claim states, digits only ("$5,007 million": "5007"), years left out."""
     out = set()
     for m in _CLAIMED.findall(claim):
-        if not _YEAR.match(m):
+        if not is_year(m):
             whole, _, cents = m.partition(".")
             out.add(whole.replace(",", "") + (f".{cents}" if cents else ""))
     return out

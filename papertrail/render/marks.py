@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.ndimage import binary_erosion
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in pixels of the picture
 
@@ -88,19 +87,21 @@ def mark(
     if not len(rows):
         return out
     win = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1))
-    region, wash, ink = region[win], wash[win], ink[win]
-    part = img[win].astype(np.float32)
-    lum = _channel_sum(part, np.float32) / 3
+    region, ink, touched = region[win], ink[win], touched[win]
+    src, view = img[win], out[win]
+    lum = _channel_sum(src, np.float32) / 3
     background = shades.background[win[0]]  # of the whole row, not just the window
     # one pass for both washes: a pixel takes FILL in the region, CONTEXT_FILL elsewhere
     # in the wash, as far as it is as light as its row's background (a glyph keeps its ink)
-    colour = np.where(region[:, :, None], _rgb(FILL), _rgb(CONTEXT_FILL))
-    weight = np.clip((lum - background + INK_DROP) / INK_DROP, 0.0, 1.0) * (region | wash)
-    part += (colour - part) * weight[:, :, None]
+    weight = np.clip((lum - background + INK_DROP) / INK_DROP, 0.0, 1.0) * touched
+    for c in range(3):  # one plane at a time: 2-D passes, several times faster than H x W x 3
+        part = src[:, :, c].astype(np.float32)
+        colour = np.where(region, np.float32(FILL[c]), np.float32(CONTEXT_FILL[c]))
+        part += (colour - part) * weight
+        view[:, :, c] = part.round().clip(0, 255).astype(np.uint8)
     edges = region & ~_eroded(region, width)
     if edges.any():
-        part[edges] = _colour(img[win][edges & ~ink])
-    out[win] = part.round().clip(0, 255).astype(np.uint8)
+        view[edges] = _colour(src[edges & ~ink])
     return out
 
 
@@ -118,10 +119,29 @@ def _rgb(colour: tuple[int, int, int]) -> np.ndarray:
 
 def _eroded(region: np.ndarray, width: int) -> np.ndarray:
     """``region`` eroded by a square of side 2 * width + 1 (outside the picture counts as
-    empty): a row pass then a column pass, the same result as the square at once."""
-    line = np.ones(2 * width + 1, bool)
-    across = binary_erosion(region, line[None, :], border_value=0)
-    return binary_erosion(across, line[:, None], border_value=0)
+    empty): a row pass then a column pass of shifted ANDs, the same result as the
+    square at once (and as ``scipy.ndimage.binary_erosion``), a few times faster."""
+    return _erode_along(_erode_along(region, width, 1), width, 0)
+
+
+def _erode_along(a: np.ndarray, width: int, axis: int) -> np.ndarray:
+    """``a`` where each of the ``width`` neighbours on both sides along ``axis`` is set."""
+    out = a.copy()
+    n = a.shape[axis]
+    for s in range(1, width + 1):
+        if s >= n:
+            return np.zeros_like(a)
+        ahead = [slice(None)] * a.ndim
+        behind = [slice(None)] * a.ndim
+        ahead[axis], behind[axis] = slice(s, None), slice(None, n - s)
+        out[tuple(behind)] &= a[tuple(ahead)]  # the neighbour s further on
+        out[tuple(ahead)] &= a[tuple(behind)]  # the neighbour s before
+        edge = [slice(None)] * a.ndim
+        edge[axis] = slice(n - s, None)
+        out[tuple(edge)] = False  # its neighbour s further on is outside: empty
+        edge[axis] = slice(None, s)
+        out[tuple(edge)] = False
+    return out
 
 
 def _colour(background: np.ndarray) -> tuple[int, int, int]:

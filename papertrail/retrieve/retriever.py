@@ -19,7 +19,6 @@ changes; a domain adds its wording to the BM25 query. No re-ranking models.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -287,13 +286,10 @@ def _top(index: LexicalIndex, scores: np.ndarray, rows: np.ndarray | None, n: in
     return [(index.chunks[i], float(scores[i])) for i in best]
 
 
-_YEAR = re.compile(r"(19|20)\d\d")
-
-
 def _figures(terms: list[str]) -> set[str]:
     """Exact figures in the question: decimals or 4+ digit numbers that are not years."""
     return {
         t
         for t in terms
-        if t[:1].isdigit() and ("." in t or (len(t) >= 4 and not _YEAR.fullmatch(t)))
+        if t[:1].isdigit() and ("." in t or (len(t) >= 4 and not periods.is_year(t)))
     }

@@ -27,6 +27,7 @@ import numpy as np
 from papertrail.errors import PaperTrailError
 from papertrail.settings import BUNDLED_NAME, Settings, model_name
 from papertrail.store.clients import ephemeral_client, http_client, persistent_client
+from papertrail.store.doc_vectors import DocVectors
 from papertrail.store.keys import collection_name, index_key
 from papertrail.store.records import chunk, chunk_meta, rows
 from papertrail.store.registry import Registry
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 
 _COSINE = {"hnsw": {"space": "cosine"}}  # distance = 1 - cosine similarity
 OVERFETCH = 20  # extra results of an unfiltered search, to make up for hidden chunks
+FEW_DOCS = 4  # searches within this many documents are ranked in memory (``doc_vectors``)
 
 
 class ChromaStore:
@@ -60,6 +62,7 @@ class ChromaStore:
         self._collections: dict[str, object] = {}
         self._indexing: set[str] = set()  # registry ids being indexed by this process
         self._lock = threading.RLock()
+        self._near = DocVectors()  # searches within a few documents
         self.closed = False
         limit = int(client.get_max_batch_size())
         self._batch = max(1, min(batch_size, limit) if batch_size > 0 else limit)
@@ -84,13 +87,14 @@ class ChromaStore:
         with self._lock:
             self._collections.clear()
             self.closed = True
+        self._near.close()
         self.client.close()
 
     def collection_name(self, channel: str) -> str:
         """The chunk collection of ``channel``: 43 characters Chroma accepts."""
         return collection_name(self.key, channel)
 
-    def _rid(self, channel: str, doc_id: str) -> str:
+    def _rid(self, channel: str, doc_id: str) -> str:  # the registry's id of a document
         return f"{self.collection_name(channel)}/{doc_id}"
 
     def _chunks_of(self, channel: str):
@@ -110,12 +114,9 @@ class ChromaStore:
     # -- ingest: begin -> add_chunks* -> commit ----------------------------
 
     def begin(self, doc: Document) -> None:
-        """Register ``doc`` as "indexing" (invisible) and remove any leftover chunks.
-
-        Calling it for a document that is ready hides that document until the
-        next ``commit``. Raises PaperTrailError(code="busy") when this process
-        is already indexing the same document in the same channel.
-        """
+        """Register ``doc`` as "indexing" (invisible; a ready one until the next ``commit``)
+        and remove any leftover chunks. PaperTrailError(code="busy") when this process is
+        already indexing the same document in the same channel."""
         rid = self._rid(doc.channel, doc.doc_id)
         with self._lock:
             if rid in self._indexing:
@@ -126,6 +127,7 @@ class ChromaStore:
             self._indexing.add(rid)
         try:
             self._put(doc, status="indexing")
+            self._near.drop(doc.channel, doc.doc_id)
             self._chunks_of(doc.channel).delete(where={"doc_id": doc.doc_id})
         except BaseException:
             self._indexing.discard(rid)
@@ -187,20 +189,17 @@ class ChromaStore:
 
     def delete(self, channel: str, doc_id: str) -> bool:
         """Remove one document and its chunks from ``channel``; False if it was unknown."""
-        rid = self._rid(channel, doc_id)
-        known = self._registry.has(rid)
+        known = self._registry.has(rid := self._rid(channel, doc_id))
         self._registry.remove(rid)  # invisible first, then the chunks
+        self._near.drop(channel, doc_id)
         self._chunks_of(channel).delete(where={"doc_id": doc_id})
         self._indexing.discard(rid)
         return known
 
     def cleanup(self, older_than: float = 0.0) -> list[Document]:
-        """Remove documents left "indexing" by a crashed process, with their chunks.
-
-        Documents this process is indexing are spared, and so are those begun
-        less than ``older_than`` seconds ago: with a Chroma server shared by
-        several processes, pass the longest an ingest may take.
-        """
+        """Remove documents left "indexing" by a crashed process, with their chunks; spare
+        those this process is indexing and those begun less than ``older_than`` seconds
+        ago (with a Chroma server shared by several processes: the longest ingest)."""
         stale = self._registry.stale(older_than, spare=set(self._indexing))
         for doc in stale:
             log.info("removing half-indexed %s from %s", doc.doc_id[:12], doc.channel)
@@ -217,8 +216,11 @@ class ChromaStore:
         wanted = set(ready if doc_ids is None else doc_ids)
         for doc_id in (d for d in ready if d in wanted):
             col = col or self._chunks_of(channel)
-            got = col.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
+            got = col.get(
+                where={"doc_id": doc_id}, include=["documents", "metadatas", "embeddings"]
+            )
             part = [chunk(t, m) for t, m in zip(got["documents"], got["metadatas"], strict=True)]
+            self._near.hold(channel, doc_id, part, got["embeddings"])  # read anyway: keep
             out.extend(sorted(part, key=lambda c: c.index))
         return out
 
@@ -231,10 +233,8 @@ class ChromaStore:
         *,
         documents: Sequence[Document] | None = None,
     ) -> list[tuple[Chunk, float]]:
-        """The ``k`` nearest chunks of ready documents, with cosine similarity, best first.
-
-        ``documents`` are the channel's ready documents if the caller has read them.
-        """
+        """The ``k`` nearest chunks of ready documents, with cosine similarity, best first
+        (``documents``: the channel's ready documents if the caller has read them)."""
         every = [d.doc_id for d in (self.documents(channel) if documents is None else documents)]
         wanted = None if doc_ids is None else set(doc_ids)
         ready = every if wanted is None else [d for d in every if d in wanted]
@@ -244,15 +244,16 @@ class ChromaStore:
         query = np.asarray(vector, dtype=np.float32).reshape(1, -1)
         include = ["documents", "metadatas", "distances"]
         if len(ready) == len(every):
-            # A metadata filter costs ~15x the search itself (55 vs 4 ms on 6k
-            # chunks), so search everything and drop chunks of documents that are
-            # not ready; fall back to the filter only if too few remain.
+            # A filter costs ~15x the search (55 vs 4 ms on 6k chunks): search all, drop
+            # chunks of documents not ready, fall back to the filter if too few remain.
             n = int(k) + OVERFETCH
             found = rows(col.query(query_embeddings=query, n_results=n, include=include))
             visible = set(ready)
             keep = [(c, s) for c, s in found if c.doc_id in visible]
             if len(keep) >= k or len(found) < n:
                 return keep[:k]
+        elif len(ready) <= FEW_DOCS:  # ranked in memory, exactly, where it can be
+            return self._near.query(col, channel, ready, query, k)
         where = {"doc_id": {"$in": ready}}
         return rows(col.query(query_embeddings=query, n_results=k, where=where, include=include))
 
@@ -267,12 +268,9 @@ class ChromaStore:
         }
 
     def vectors_elsewhere(self, channel: str, doc_id: str) -> dict[str, np.ndarray]:
-        """Chunk text -> stored vector of ``doc_id`` in another channel where it is ready.
-
-        Lets the same file uploaded to a second channel skip embedding. Only
-        that document's own chunks are read, and they are copied, never shared:
-        each channel keeps its own collection.
-        """
+        """Chunk text -> stored vector of ``doc_id`` in another channel where it is ready:
+        the same file in a second channel skips embedding. Only that document's chunks
+        are read, and copied, never shared: each channel keeps its own collection."""
         for other in self._registry.ready_elsewhere(doc_id):
             if other == channel:
                 continue

@@ -75,7 +75,7 @@ _FIELD = re.compile(
     r"(?:\s+(?:of|for|in|on|at)\b[^?]*)?\s*\??$",
     re.I,
 )
-_PERIODISH = re.compile(r"\b(?:19|20)\d\d\b|\b(?:FY|Q[1-4]|H[12])\s?\d*\b")
+_PERIODISH = re.compile(rf"\b{periods.YEAR}\b|\b(?:FY|Q[1-4]|H[12])\s?\d*\b")
 # "define X", "definition of X", "meaning of X", "what is meant by X"
 _DEFINE = re.compile(
     r"\b(?:defines?|defined|definition\s+of|meaning\s+of|what\s+is\s+meant\s+by)\s+"
@@ -129,7 +129,9 @@ def read(question: str, domains: Sequence[Domain] = (), *, whole: bool = True) -
     figures = not explains and (
         bool(_QUANTITY.search(body)) or any(said & d.amounts for d in domains)
     )
-    kind = _kind(body, one=one, figures=figures, explains=explains)
+    term, acronym, name = _defined_term(body), _acronym(body), _asks_name(body, one)
+    kind = _kind(body, one=one, figures=figures, explains=explains, defines=bool(term or acronym),
+                 name=name)  # fmt: skip
     return Ask(
         text=text,
         body=body,
@@ -141,8 +143,8 @@ def read(question: str, domains: Sequence[Domain] = (), *, whole: bool = True) -
         quarters=tuple(sorted(named.get("quarter", ()))),
         unit=next((u for p, u in _UNIT if p.search(body)), ""),
         quoted=_quoted(body),
-        term=_defined_term(body),
-        acronym=_acronym(body),
+        term=term,
+        acronym=acronym,
         code=_code(body),
         field=_field(body),
         one=one,
@@ -150,7 +152,7 @@ def read(question: str, domains: Sequence[Domain] = (), *, whole: bool = True) -
         explains=explains,
         figures=figures,
         tail=bool(_TAIL.match(body)) and one,
-        name=_asks_name(body, one),
+        name=name,
         plain=plain,
         asking=" ".join(s for s in split_sentences(body) if s.rstrip().endswith("?")) or body,
         defined=_formula(plain),
@@ -162,8 +164,8 @@ def as_ask(question: str | Ask) -> Ask:
     return question if isinstance(question, Ask) else read(question)
 
 
-def _kind(body: str, *, one: bool, figures: bool, explains: bool) -> str:
-    if _defined_term(body) or _acronym(body):
+def _kind(body: str, *, one: bool, figures: bool, explains: bool, defines: bool, name: bool) -> str:
+    if defines:
         return "definition"
     if _YES_NO.match(body):
         return "yes-no"
@@ -175,7 +177,7 @@ def _kind(body: str, *, one: bool, figures: bool, explains: bool) -> str:
         return "list"
     if figures:
         return "figure"
-    if re.match(r"^(?:who|which|where|when)\b", body, re.I) or _asks_name(body, one):
+    if re.match(r"^(?:who|which|where|when)\b", body, re.I) or name:
         return "name"
     return "other"
 

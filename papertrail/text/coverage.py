@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from papertrail.text.abbreviations import spelled_out
 from papertrail.text.figures import Figure, claim_figures, excerpt_numbers, figure_in
+from papertrail.text.memo import per_text
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import found, is_content, rarity, stem, word_keys
 
@@ -48,6 +49,7 @@ def _uncontract(m: re.Match) -> str:
     return " not" if m.group().lower() == "n't" else ""
 
 
+@per_text
 def parse(claim: str) -> Claim:
     text = _DOTTED.sub(lambda m: m.group().replace(".", "") + " ", normalize(strip_markers(claim)))
     text = _CONTRACTION.sub(_uncontract, text)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from papertrail.text.memo import per_text
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import TOKEN, stem
 
@@ -42,9 +43,10 @@ _IN_UNITS = re.compile(
 )
 _CURRENCY = "$€£¥₹"
 _TIME = frozenset({"second", "minut", "hour", "day", "week", "month", "year"})  # word stems
-_AMOUNT_WORDS = re.compile(
-    r"\b(usd|dollars?|eur|euros?|inr|rs|rupees?|revenue|sales|cash|income)\b", re.I
-)
+# A currency named in words makes a sentence's figures money; what the money is for
+# ("revenue", "rainfall") does not: "77 customers with revenue above $1 million" counts
+# customers, and a figure with a currency sign or a scale is an amount anyway.
+_AMOUNT_WORDS = re.compile(r"\b(usd|dollars?|eur|euros?|inr|rs|rupees?)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class Figure:
     decimals: int  # precision: digits after the point, trailing zeros dropped
     percent: bool = False
     scale: float = 0.0  # 1e6 for "million" or "(in millions)"; 0 when the claim names none
-    amount: bool = False  # money-like: may be stated in another unit
+    amount: bool = False  # money-like (a currency or a scale): may be stated in another unit
     unit: str = ""  # stem of the word after it ("hour" in "12 hours")
 
     @property
@@ -91,6 +93,7 @@ def _scale_at(text: str, pos: int) -> float:
     return _SCALES[m.group(1).lower()]
 
 
+@per_text
 def claim_figures(text: str) -> list[Figure]:
     """The figures a claim commits to.
 
@@ -137,6 +140,7 @@ def _next_word(text: str, pos: int) -> str:
     return stem(m.group().lower()) if m and m.start() - pos <= 2 else ""
 
 
+@per_text
 def excerpt_numbers(text: str) -> list[Number]:
     """Every number an excerpt states, including spelled-out ones ("twelve hours")."""
     text = normalize(text)
@@ -204,6 +208,7 @@ _REFERENCE = re.compile(
 )
 
 
+@per_text
 def states_amount(text: str) -> bool:
     """Whether ``text`` states an amount: a figure, or a number written out ("six layers"),
     other than a number naming a part of the document ("section 5.4", "Table 2")."""

@@ -31,7 +31,7 @@ _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _NOTICE = re.compile(
     r"\b(?:permission|permitted|licen[cs]\w*|copyright|all rights reserved|attribution|"
     r"reproduc\w*|redistribut\w*|creative commons|terms of use|hereby grant\w*|"
-    r"trademarks?|preprint|under review|arxiv)\b|©|\(c\)\s*(?:19|20)\d\d",
+    rf"trademarks?|preprint|under review|arxiv)\b|©|\(c\)\s*{periods.YEAR}",
     re.I,
 )
 NOTICE_WORDS = 12

@@ -15,8 +15,11 @@ FY2020") is best served by the report of 2020, one of 2021 may hold it as a
 comparative, one of 2019 only as guidance. Questions naming quarters name
 documents ("between Q3 2021 and Q3 2023": two calls); "the latest" or "the last
 three quarters" names the most recent documents. ``match`` scores a document
-for a question in [0, 1]. It leaves out holidays, week-based calendars and
-languages other than English.
+for a question in [0, 1]. ``named`` reads the years, quarters and halves any
+text names, ``lengths`` the length of period it speaks of (a quarter, a half,
+a year), and ``is_year`` / ``heading_year`` / ``ends_in_years`` a year written
+as one word (a table's column headings): the one place years are read. It
+leaves out holidays, week-based calendars and languages other than English.
 """
 
 from __future__ import annotations
@@ -26,11 +29,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
+from papertrail.text.memo import per_text
+
 Named = Callable[[date], int]  # the end of a fiscal year -> the year it is named for
-_YEAR = r"(?:19|20)\d\d"
+YEAR = r"(?:19|20)\d\d"  # a year as documents write it; the one year pattern
 _MONTHS = "january february march april may june july august september october november december"
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_DATE = rf"({_MONTH})\s+(\d{{1,2}}),?\s+({_YEAR})"
+_DATE = rf"({_MONTH})\s+(\d{{1,2}}),?\s+({YEAR})"
 _ORDINAL = dict(first=1, second=2, third=3, fourth=4) | {"1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _ORD = r"(first|second|third|fourth|1st|2nd|3rd|4th)"
 _FY = r"(?:fy\s?'?|fiscal\s+(?:year\s+)?)"
@@ -38,17 +43,17 @@ _Y = r"((?:19|20)?\d\d)"  # a year, maybe short ("FY23")
 
 # A document's own label for its period, most specific first.
 _LABELS = (  # (pattern, group of the quarter, group of the year)
-    (re.compile(rf"\bq([1-4])\s*(?:of\s+)?(?:{_FY}{_Y}|({_YEAR}))\b", re.I), 1, (2, 3)),
+    (re.compile(rf"\bq([1-4])\s*(?:of\s+)?(?:{_FY}{_Y}|({YEAR}))\b", re.I), 1, (2, 3)),
     (re.compile(rf"\b{_FY}{_Y}\s+(?:q([1-4])|{_ORD}[- ]quarter)\b", re.I), (2, 3), 1),
-    (re.compile(rf"\b{_ORD}[- ]quarter\s+(?:of\s+)?(?:{_FY})?({_YEAR})\b", re.I), 1, 2),
-    (re.compile(rf"\b(?:{_FY})?({_YEAR})\s+{_ORD}[- ]quarter\b", re.I), 2, 1),
-    (re.compile(rf"\b([1-4])q\s*(?:{_FY}{_Y}|({_YEAR}))\b", re.I), 1, (2, 3)),
+    (re.compile(rf"\b{_ORD}[- ]quarter\s+(?:of\s+)?(?:{_FY})?({YEAR})\b", re.I), 1, 2),
+    (re.compile(rf"\b(?:{_FY})?({YEAR})\s+{_ORD}[- ]quarter\b", re.I), 2, 1),
+    (re.compile(rf"\b([1-4])q\s*(?:{_FY}{_Y}|({YEAR}))\b", re.I), 1, (2, 3)),
 )
 _FISCAL_YEAR = re.compile(rf"\b{_FY}{_Y}\b", re.I)
 _ENDED = re.compile(rf"\b(fiscal year|year|quarterly period|quarter|period|(?:three|six|nine|"
                     rf"twelve) months)s?\s+ended\s+{_DATE}", re.I)  # fmt: skip
 _ANY_DATE = re.compile(rf"\b{_DATE}", re.I)
-_NAME_PERIOD = re.compile(rf"(?<!\d)({_YEAR})(?:[ _-]?Q([1-4]))?(?!\d)", re.I)
+_NAME_PERIOD = re.compile(rf"(?<!\d)({YEAR})(?:[ _-]?Q([1-4]))?(?!\d)", re.I)
 
 COVER_CHARS = 1500  # a cover page states the period it covers near its top
 OUTLOOK = 0.3  # a report of the year before the asked one: guidance, never actuals
@@ -194,7 +199,7 @@ _Q_THEN_YEAR = re.compile(
 )
 _FY_THEN_Q = re.compile(rf"\b{_FY}{_Y}\s*(?:q([1-4])|{_ORD}[- ]quarter)\b", re.I)
 _Q_IN = re.compile(rf"\bq([1-4])|{_ORD}[- ]quarter", re.I)
-_ASKED_YEAR = re.compile(rf"(?<![\d$.,])(?:{_FY})?({_YEAR})(?![\d%])|\b{_FY}(\d\d)\b", re.I)
+_ASKED_YEAR = re.compile(rf"(?<![\d$.,])(?:{_FY})?({YEAR})(?![\d%])|\b{_FY}(\d\d)\b", re.I)
 
 
 def asked(question: str) -> Asked:
@@ -284,10 +289,11 @@ def shown(c: Covered) -> str:
 
 _NAMED_Q = re.compile(rf"\b(?:q([1-4])|([1-4])q|{_ORD}\s+(?:fiscal\s+)?quarter)", re.I)
 _NAMED_H = re.compile(r"\b(?:h([12])|(first|second|1st|2nd)\s+half)\b", re.I)
-_NAMED_Y = re.compile(rf"(?<![\d.,$])(?:fy|cy|{_FY})?({_YEAR})(?!\d|,\d|\.\d)", re.I)
+_NAMED_Y = re.compile(rf"(?<![\d.,$])(?:fy|cy|{_FY})?({YEAR})(?!\d|,\d|\.\d)", re.I)
 _SHORT_FY = re.compile(r"\bfy\s?'?(\d\d)\b|\bq[1-4]\s?'(\d\d)\b", re.I)  # FY23, Q3 '23
 
 
+@per_text
 def named(text: str) -> dict[str, frozenset[int]]:
     """The years, quarters and halves ``text`` names, ``{"year": {2022}, "quarter": {3}}``:
     "2023", "FY23", "fiscal 2023", "Q3", "3Q", "third quarter", "H1", "first half"; an
@@ -298,3 +304,64 @@ def named(text: str) -> dict[str, frozenset[int]]:
     halves = {_quarter(m.group(1) or m.group(2)) for m in _NAMED_H.finditer(text)}
     found = (("year", years), ("quarter", quarters), ("half", halves))
     return {kind: frozenset(v) for kind, v in found if v}
+
+
+# What length of period a text speaks of, in words: a quarter, a half or nine months, a year.
+_LENGTHS = {
+    "quarter": re.compile(
+        r"\b(?:q[1-4]|[1-4]q|quarter(?:ly)?|three[- ]months?|qoq|sequential(?:ly)?)\b", re.I
+    ),
+    "half": re.compile(
+        r"\b(?:h[12]|half|six[- ]months?|nine[- ]months?|year[- ]to[- ]date)\b", re.I
+    ),
+    "year": re.compile(
+        r"\b(?:full[- ]year|fiscal[- ]year|annual(?:ly)?|twelve[- ]months?|fy\s?'?\d\d(?:\d\d)?|"
+        r"year[- ]ended)\b",
+        re.I,
+    ),
+}
+
+
+@per_text
+def lengths(text: str) -> frozenset[str]:
+    """The lengths of period ``text`` speaks of: "quarter", "half", "year" ("three months
+    ended", "H1", "full-year")."""
+    return frozenset(k for k, rx in _LENGTHS.items() if rx.search(text))
+
+
+# --- years as single words: a table's column headings, tokens, a figure that is a year --
+
+_IS_YEAR = re.compile(YEAR)
+_HEADING_YEAR = re.compile(rf"^(?:FY|fiscal\s?)?({YEAR})$", re.I)
+_HEADING_DATE = re.compile(rf"^(?:at|as|of|ended|end|{_MONTH}|[0-3]?\d,?)$", re.I)
+_YEARS_AT_END = re.compile(rf"(?:\b{YEAR}\b[\s,]*){{2,}}[.:;]?$")
+# a year, a period label with its year, or a short number as one token: "2019", "fy23",
+# "q32023", "2019q4", "512" (a lone "q3" is a word of its own)
+_PERIOD_TOKEN = re.compile(r"^(?:fy|cy|q[1-4]|h[12])?\d{2,4}[a-z]?$|^\d{4}q[1-4]$")
+
+
+def is_year(text: str) -> bool:
+    """``text`` is a year and nothing else: "2019" (not "2019,", not "3019")."""
+    return bool(_IS_YEAR.fullmatch(text))
+
+
+def heading_year(word: str) -> str:
+    """The year a column heading names ("2019", "FY2019", "fiscal 2019"), else ""."""
+    m = _HEADING_YEAR.match(word)
+    return m.group(1) if m else ""
+
+
+def heading_date_word(word: str) -> bool:
+    """A word of the date before a column heading's year: "At", "December", "31,", "ended"."""
+    return bool(_HEADING_DATE.match(word))
+
+
+def ends_in_years(text: str) -> bool:
+    """``text`` ends in a row of two or more years: a table's headings, not a sentence."""
+    return bool(_YEARS_AT_END.search(text))
+
+
+def is_period_token(token: str) -> bool:
+    """A lowercase token that is a year, a period with its year or a short number ("2019",
+    "fy23", "2019q4", "512"): no content word."""
+    return bool(_PERIOD_TOKEN.match(token))

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from papertrail.text.memo import per_text
+
 _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2212"), "-")
 _QUOTES = dict.fromkeys(map(ord, "\u2018\u2019\u201b\u2032"), "'") | dict.fromkeys(
     map(ord, "\u201c\u201d\u201f\u2033"), '"'
@@ -23,12 +25,14 @@ _MARKER = re.compile(r"\[\s*\d+(?:\s*[-,;]\s*\d+)*\s*\]")
 _LIST_START = re.compile(r"^\s*(?:[-*\u2022\u25aa\u25cf]|\(?(?:\d{1,2}|[a-z])[.)])\s+")
 
 
+@per_text
 def normalize(text: str) -> str:
     """NFKC, one kind of dash and quote, no control characters, single spaces."""
     text = unicodedata.normalize("NFKC", text).translate(_DASHES).translate(_QUOTES)
     return re.sub(r"[ \t\r\f\v]+", " ", _CONTROL.sub("", text))
 
 
+@per_text
 def strip_markers(text: str) -> str:
     """Remove ``[n]``-style citation markers and a leading list marker or bullet."""
     text = _MARKER.sub(" ", text)
@@ -46,6 +50,7 @@ u.s u.k resp cf
 _BOUNDARY = re.compile(r"[.!?][\"')\]]*\s+|。[」』）]*\s*|[!?](?=[\u3040-\u30ff\u4e00-\u9fff])")
 
 
+@per_text
 def sentence_spans(text: str, *, hard_newlines: bool = True) -> list[tuple[int, int]]:
     """(start, end) of each sentence of ``text``, stripped, in order; offsets into ``text``.
 
@@ -84,6 +89,7 @@ def sentence_spans(text: str, *, hard_newlines: bool = True) -> list[tuple[int, 
     return out
 
 
+@per_text
 def split_sentences(text: str, *, hard_newlines: bool = True) -> list[str]:
     """Sentences of ``text`` (normalised, single-spaced), see ``sentence_spans``."""
     text = normalize(text)
@@ -110,6 +116,7 @@ _HEADING_RUN = re.compile(
 )
 
 
+@per_text
 def strip_heading(sentence: str, section: str = "") -> str:
     """``sentence`` without a leading section heading or run-in label."""
     head = normalize(section).strip()

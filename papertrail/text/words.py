@@ -25,6 +25,8 @@ from functools import lru_cache
 
 from bm25s.stopwords import STOPWORDS_EN
 
+from papertrail.text.memo import per_text
+from papertrail.text.periods import is_period_token
 from papertrail.text.sentences import normalize, strip_markers
 
 try:  # wordfreq ships English frequencies from several large corpora, offline
@@ -51,7 +53,6 @@ eur euro euros roughly approximately approx around nearly almost circa
 # fmt: on
 
 TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
-_YEARISH = re.compile(r"^(?:fy|cy|q[1-4]|h[12])?\d{2,4}[a-z]?$|^\d{4}q[1-4]$")
 
 
 _SUFFIXES = (
@@ -118,23 +119,27 @@ def rarity(word: str) -> float:
     return 1.0 + max(0.0, min(5.0, 6.0 - zipf))
 
 
+@per_text
 def tokens(text: str) -> list[str]:
     """Lowercase word tokens (letters and digits) of ``text``, in order."""
     return [t.lower() for t in TOKEN.findall(normalize(text))]
 
 
+@lru_cache(maxsize=50_000)
 def is_content(token: str) -> bool:
     """True for words that carry meaning: not stop words, numbers, years or single letters."""
-    if len(token) < 2 or token in STOPWORDS or token in UNIT_WORDS or _YEARISH.match(token):
+    if len(token) < 2 or token in STOPWORDS or token in UNIT_WORDS or is_period_token(token):
         return False
     return not re.fullmatch(r"[\d.,]+", token)
 
 
+@per_text
 def content_words(text: str) -> list[str]:
     """Content tokens of ``text`` in order (unstemmed, lowercase)."""
     return [t for t in tokens(strip_markers(text)) if is_content(t)]
 
 
+@per_text
 def word_keys(text: str) -> set[str]:
     """Everything a claim word may be found as in ``text``.
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from papertrail.protocols import Embedder
+from papertrail.protocols import Domain, Embedder
 from papertrail.text.formula import FormulaError, cell_value, evaluate, stated
 from papertrail.types import Calculation, Citation, Hit, Unsupported
+from papertrail.verify.contrast import domain_contrasts
 from papertrail.verify.verify import MISSING, VerifiedText, cite, judge_pairs
 
 HEAD_CHARS = 300  # of an earlier excerpt of the page: a statement's title, unit and columns
@@ -32,14 +33,18 @@ def verify_calculation(
     *,
     embedder: Embedder | None = None,
     without: Sequence[str] = (),
+    domains: Sequence[Domain] = (),
 ) -> VerifiedText:
     """``text`` (the answer stating ``calc.result``) with a citation per operand row when
     every operand is stated by its excerpt and the arithmetic holds (checks named in
-    ``without`` switched off)."""
+    ``without`` switched off; ``domains`` add their contrasting words)."""
     ops = calc.operands
     claims = [o.claim for o in ops]
     pairs = [(i, o.hit) for i, o in enumerate(ops) if 1 <= o.hit <= len(hits)]
-    verdicts = judge_pairs(claims, _headed(hits), pairs, embedder, without=without)
+    contrasts = domain_contrasts(domains)
+    verdicts = judge_pairs(
+        claims, _headed(hits), pairs, embedder, without=without, contrasts=contrasts
+    )
     dropped: list[Citation] = []
     for i, o in enumerate(ops):
         v = verdicts.get((i, o.hit))

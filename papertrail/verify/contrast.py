@@ -7,8 +7,9 @@ something else. ``conflict`` looks for general signs of that, from the text alon
   the auxiliary loss", "did *not* improve") and not in the other;
 * **a contrasting word in the same place**: where the claim has one word of a
   contrasting pair or set (increase/decrease, encoder/decoder, base/large,
-  third/second, one name/another name), the span has the other next to the same
-  neighbour ("the *base* model" / "the *large* model"), and not the claim's;
+  third/second, one name/another name, and the pairs a domain adds through
+  ``Domain.contrasts``), the span has the other next to the same neighbour ("the
+  *base* model" / "the *large* model"), and not the claim's;
 * **another period** (``periods``): the claim names a year, quarter or half,
   the excerpt (or what a reader sees beside it) names periods of that kind,
   none of them the claim's;
@@ -22,9 +23,11 @@ Each returns a short reason, or None; how much of the claim is covered is ``judg
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from papertrail.protocols import Domain
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import STOPWORDS, found, rarity, stem, word_keys
 from papertrail.verify.mentions import only_asks
@@ -172,7 +175,7 @@ _CONTRASTS = [
     "local | global", "online | offline", "manual | automatic", "male | female",
     "men | women", "north | south", "east | west", "upward | downward",
     "favorable | unfavorable", "profitable | unprofitable", "internal | external",
-    "domestic | foreign international", "gross | net", "basic | diluted", "base | large big",
+    "domestic | foreign international", "gross | net", "base | large big",
     "first second third fourth fifth", "monday tuesday wednesday thursday friday",
     "january february march april may june july august september october november december",
     "annual quarterly monthly weekly daily", "lowest | highest", "beginning start | end",
@@ -180,9 +183,9 @@ _CONTRASTS = [
 ]  # fmt: skip
 
 
-def _rivals() -> dict[str, frozenset[str]]:
+def _rivals(groups: Iterable[str]) -> dict[str, frozenset[str]]:
     out: dict[str, frozenset[str]] = {}
-    for group in _CONTRASTS:
+    for group in groups:
         parts = group.split("|") if "|" in group else group.split()
         sets = [part.split() for part in parts]
         keys = [{stem(w) for w in words} for words in sets]
@@ -193,7 +196,21 @@ def _rivals() -> dict[str, frozenset[str]]:
     return out
 
 
-_RIVALS = _rivals()
+_RIVALS = _rivals(_CONTRASTS)
+
+
+@lru_cache(maxsize=16)
+def rivals(extra: tuple[str, ...] = ()) -> dict[str, frozenset[str]]:
+    """Word key -> the keys that contrast with it: the general groups and ``extra`` ones
+    written the same way (a domain's, ``Domain.contrasts``)."""
+    return _rivals((*_CONTRASTS, *extra)) if extra else _RIVALS
+
+
+def domain_contrasts(domains: Sequence[Domain]) -> tuple[str, ...]:
+    """The contrasting groups ``domains`` add, in their order."""
+    return tuple(g for d in domains for g in d.contrasts)
+
+
 NEAR = 1  # content words apart: a modifier and its head, a verb and its subject
 
 
@@ -210,17 +227,19 @@ def _beside(toks: tuple[_Tok, ...], key: str, neighbour: str, side: int) -> bool
     )
 
 
-def substitution(claim: str, span: str) -> str | None:
-    """A claim word replaced in the span by a contrasting one beside the same neighbour."""
+def substitution(claim: str, span: str, contrasts: tuple[str, ...] = ()) -> str | None:
+    """A claim word replaced in the span by a contrasting one beside the same neighbour
+    (``contrasts``: the groups domains add)."""
+    table = rivals(contrasts)
     c, s = read_tokens(claim), read_tokens(span)
     span_keys, claim_keys = {t.key for t in s}, {t.key for t in c}
     keys = _keys(span)
     for t in c:
-        rivals = _RIVALS.get(t.key, frozenset())
+        others = table.get(t.key, frozenset())
         if t.key in span_keys or found(t.word, keys, acronym=t.name):
             continue  # the span says the claim's word, maybe in a compound ("BERTBASE")
         for u in s:
-            listed = u.key in rivals and not t.name  # a word of a name contrasts nothing
+            listed = u.key in others and not t.name  # a word of a name contrasts nothing
             # another name, one the claim does not use itself ("28.4 BLEU on the WMT ...")
             named = t.name and u.name and rarity(u.word) >= NAME_RARITY and u.key not in claim_keys
             rival = listed or named
@@ -231,7 +250,7 @@ def substitution(claim: str, span: str) -> str | None:
             # a neighbour of the claim word that sits on the same side of the rival in the
             # span, where the claim never puts the rival (it may name it elsewhere)
             for n in c[max(0, t.index - NEAR) : t.index + NEAR + 1]:
-                if n.index == t.index or n.key not in span_keys or n.key in rivals:
+                if n.index == t.index or n.key not in span_keys or n.key in others:
                     continue
                 side = n.index - t.index
                 if (
@@ -243,13 +262,15 @@ def substitution(claim: str, span: str) -> str | None:
     return None
 
 
-def conflict(claim: str, span: str, excerpt: str, context: str = "") -> str | None:
+def conflict(
+    claim: str, span: str, excerpt: str, context: str = "", contrasts: tuple[str, ...] = ()
+) -> str | None:
     """The first sign that ``span`` (of ``excerpt``) does not state ``claim``, or None."""
     if only_asks(span) and not claim.rstrip().endswith("?"):
         return "the excerpt only asks it"
     return (
         negation_conflict(claim, span)
-        or substitution(claim, span)
+        or substitution(claim, span, contrasts)
         or missing_superlative(claim, span, excerpt)
         or period_conflict(claim, excerpt, context)
     )

@@ -21,12 +21,13 @@ from dataclasses import dataclass
 
 from papertrail.text.figures import excerpt_numbers
 from papertrail.text.lines import is_rtl, line_part, line_starts
+from papertrail.text.memo import per_text
+from papertrail.text.periods import is_year
 from papertrail.text.rows import MAX_CHARS, ROW_START, TABLE_NUMBERS, TABLE_SHARE
 from papertrail.text.sentences import normalize, sentence_spans, strip_heading
 from papertrail.types import Chunk, Evidence, Rect
 
 MAX_UNITS = 3  # a claim may draw on up to three consecutive sentences or rows
-_YEAR = re.compile(r"^(?:19|20)\d\d$")
 SHOWN_CHARS = 280  # evidence quoted under a citation: two or three lines of chat
 
 
@@ -38,6 +39,7 @@ class Span:
     also: tuple[tuple[int, int], ...] = ()  # shown with it: column headings, rows of its figures
 
 
+@per_text
 def units(text: str) -> list[tuple[int, int, bool]]:
     """(start, end, in_table) of each sentence or table row of ``text``, in order."""
     out = []
@@ -102,7 +104,7 @@ def _header(text: str, us: list[tuple[int, int, bool]], i: int) -> tuple[int, in
     """The nearest unit above row ``i`` whose numbers are all years: the column headings."""
     for a, b, table in reversed(us[:i]):
         nums = re.findall(r"\d[\d,.]*", text[a:b])
-        if nums and all(_YEAR.match(n) for n in nums):
+        if nums and all(is_year(n) for n in nums):
             return a, b
         if not table:
             return None

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from papertrail.protocols import Embedder
+from papertrail.protocols import Domain, Embedder
 from papertrail.text.sentences import strip_markers
 from papertrail.verify import calibrated
 from papertrail.verify.checks import active
+from papertrail.verify.contrast import domain_contrasts
 from papertrail.verify.evidence import Span
 from papertrail.verify.reading import Reading, read
 
@@ -130,9 +131,11 @@ def judge(
     embedder: Embedder | None = None,
     context: str = "",
     without: Iterable[str] = (),
+    domains: Sequence[Domain] = (),
 ) -> Judgement:
-    """Does ``chunk_text`` state ``claim``? Usable on its own (the benchmark uses it)."""
+    """Does ``chunk_text`` state ``claim``? Usable on its own (the benchmark uses it).
+    ``domains`` add their contrasting words (``Domain.contrasts``)."""
     without = tuple(without)
-    reading = read(claim, chunk_text, context)
+    reading = read(claim, chunk_text, context, domain_contrasts(domains))
     sim = meaning(embedder, [claim], [reading], without)[0] if embedder is not None else None
     return decide(reading, sim, without)

@@ -4,15 +4,15 @@
 names too (with what a reader sees beside it, such as the document's name),
 but never the same one: "fiscal 2021" cited to an excerpt about fiscal 2022
 and 2023. An excerpt that names no period of that kind neither confirms nor
-contradicts. Reading the periods a text names is ``text.periods.named``'s;
-nothing here weighs words.
+contradicts. ``kind_conflict`` says when the claim speaks of one length of
+period (a quarter) and the span only of another (a year). Reading the periods
+and lengths a text names is ``text.periods``'s (``named``, ``lengths``); nothing
+here reads a date or weighs words.
 """
 
 from __future__ import annotations
 
-import re
-
-from papertrail.text.periods import named
+from papertrail.text.periods import lengths, named
 from papertrail.text.sentences import normalize
 
 
@@ -33,31 +33,9 @@ def period_conflict(claim: str, excerpt: str, context: str = "") -> str | None:
     return None
 
 
-# What length of period a text speaks of, in words: a quarter, a half or nine months, a year.
-_KINDS = {
-    "quarter": re.compile(
-        r"\b(?:q[1-4]|[1-4]q|quarter(?:ly)?|three[- ]months?|qoq|sequential(?:ly)?)\b", re.I
-    ),
-    "half": re.compile(
-        r"\b(?:h[12]|half|six[- ]months?|nine[- ]months?|year[- ]to[- ]date)\b", re.I
-    ),
-    "year": re.compile(
-        r"\b(?:full[- ]year|fiscal[- ]year|annual(?:ly)?|twelve[- ]months?|fy\s?'?\d\d(?:\d\d)?|"
-        r"year[- ]ended)\b",
-        re.I,
-    ),
-}
-
-
-def kinds(text: str) -> frozenset[str]:
-    """The lengths of period ``text`` speaks of: "quarter", "half", "year"."""
-    text = normalize(text)
-    return frozenset(k for k, rx in _KINDS.items() if rx.search(text))
-
-
 def kind_conflict(claim: str, span: str) -> str | None:
     """The claim speaks of a quarter (a half, a year) and the span only of another length."""
-    mine, theirs = kinds(claim), kinds(span)
+    mine, theirs = lengths(normalize(claim)), lengths(normalize(span))
     if mine and theirs and not (mine & theirs):
         return f"the excerpt speaks of a {'/'.join(sorted(theirs))}, not a {'/'.join(sorted(mine))}"
     return None

@@ -30,12 +30,20 @@ from papertrail.text.ask import MEASURES, as_ask
 from papertrail.text.coverage import coverage
 from papertrail.text.figures import claim_figures, excerpt_numbers, figure_in, states_amount
 from papertrail.text.periods import named
+from papertrail.text.stated import lacks
 from papertrail.types import Ask, Citation
 from papertrail.verify.evidence import row_with_header, units
 from papertrail.verify.judge import Judgement
 
 ON_QUESTION = 0.5  # share of a question part's words the sentence holding a figure must hold
 MAY_NOT_ANSWER = "Closest passage (may not answer)"
+_ASIDE = re.compile(r"\([^()]*\)")
+_DATE = re.compile(
+    r"\b(?:(?:as\s+(?:of|at)|on|ended|ending)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov"
+    r"|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?\b",
+    re.I,
+)
+_FRAME = re.compile(r"\bhow\s+(?:many|much)\b", re.I)  # the question's frame, not its subject
 _MEASURE = re.compile(rf"\b(?:{'|'.join(sorted(MEASURES))})\b", re.I)
 
 
@@ -113,16 +121,24 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     context += " " + " ".join(_abbreviated(ask.asking, f"{held} {context}"))
     # a figure is the "amount", "number" or "rate" asked: those words need not be said
     framed = (lambda t: _MEASURE.sub(" ", t)) if states_amount(c.sentence) else str
-    shares = [coverage(framed(q.asking), held, context) for q in ask.questions]
+    shares = [coverage(framed(_core(q.asking)), held, context) for q in ask.questions]
     share, lack = max(shares, key=lambda s: s[0])
     if share < ON_QUESTION:
         return f"it does not say what was asked (lacks {', '.join(lack[:3])})"
-    if ask.kind == "figure" and not states_amount(c.sentence):
-        return "it states no figure, and a figure was asked"
+    if (lacking := lacks(ask, c.sentence)) is not None:  # the kind of thing asked
+        return lacking
     years = set(ask.years)
     if years and not years & named(f"{held} {context}").get("year", frozenset()):
         return f"it does not say it is for {', '.join(map(str, sorted(years)))}"
     return None
+
+
+def _core(asking: str) -> str:
+    """What a question asks about, without its asides ("(formerly ...)"), the dates it
+    names ("as of August 30, 2023") and its "how many": the year is checked apart, an
+    aside only says which thing is meant in other words, and a count is ``stated``'s."""
+    core = _FRAME.sub("how", _DATE.sub(" ", _ASIDE.sub(" ", asking)))
+    return " ".join(core.split()) or asking
 
 
 def _abbreviated(asking: str, text: str) -> list[str]:

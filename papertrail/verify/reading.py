@@ -112,7 +112,9 @@ class Reading:
     qualifier: str | None = None  # a word of direction, period or rank the span lacks
 
 
-def read(claim: str, chunk_text: str, context: str = "") -> Reading:
+def read(
+    claim: str, chunk_text: str, context: str = "", contrasts: tuple[str, ...] = ()
+) -> Reading:
     """The claim against each span of the excerpt; the best spans and their coverage.
 
     Words are read in each span, figures in the whole excerpt (a table states
@@ -120,7 +122,8 @@ def read(claim: str, chunk_text: str, context: str = "") -> Reading:
     then the most of the claim's figures, then the fewest characters. For a
     restated question the answer part may carry it: the question's words need
     not be in the excerpt when the answer's words and figures nearly all are
-    (``ANSWER_COVERAGE``).
+    (``ANSWER_COVERAGE``). ``contrasts`` are the contrasting word groups domains add
+    (``contrast.domain_contrasts``).
     """
     cv = claim_view(claim)
     full, short, only = cv.full, cv.short, cv.asserted_only
@@ -171,7 +174,7 @@ def read(claim: str, chunk_text: str, context: str = "") -> Reading:
             else None
         ),
         negation=negation_conflict(claim, best.text),
-        contrast=substitution(claim, best.text),
+        contrast=substitution(claim, best.text, contrasts),
         period=period_conflict(claim, chunk_text, context),
         period_length=kind_conflict(claim, best.text),
         superlative=missing_superlative(claim, best.text, chunk_text),

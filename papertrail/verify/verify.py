@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from papertrail.protocols import Embedder
+from papertrail.protocols import Domain, Embedder
 from papertrail.settings import REFUSAL
 from papertrail.text.coverage import coverage
 from papertrail.text.sentences import normalize, strip_markers
@@ -35,6 +35,7 @@ from papertrail.verify.claims import (
     split_claims,
     strip_copied,
 )
+from papertrail.verify.contrast import domain_contrasts
 from papertrail.verify.evidence import locate
 from papertrail.verify.judge import LEVELS, Judgement, decide, meaning, read
 from papertrail.verify.question import on_question
@@ -68,10 +69,13 @@ def judge_pairs(
     embedder: Embedder | None,
     question: Ask | str = "",  # read once (``text.ask``); "" for no question
     without: Sequence[str] = (),
+    contrasts: tuple[str, ...] = (),
 ) -> dict[tuple[int, int], Judgement]:
     """Verdicts for (claim index, 1-based hit) pairs; one embedding call at most. Checks
-    named in ``without`` are switched off."""
-    readings = [read(claims[c], hits[m - 1].chunk.text, _context(hits[m - 1])) for c, m in pairs]
+    named in ``without`` are switched off; ``contrasts``: the domains' contrasting words."""
+    readings = [
+        read(claims[c], hits[m - 1].chunk.text, _context(hits[m - 1]), contrasts) for c, m in pairs
+    ]
     if embedder is None:
         sims = [None] * len(pairs)
     else:
@@ -135,6 +139,7 @@ def verify_answer(
     refusal: str = REFUSAL,
     question: Ask | str = "",  # read once (``text.ask``); "" for no question
     without: Sequence[str] = (),
+    domains: Sequence[Domain] = (),  # their contrasting words (``Domain.contrasts``)
 ) -> VerifiedText:
     """Judge every (claim, cited excerpt) pair of ``text``; keep, move or drop each citation,
     then cite every uncited sentence that an excerpt states (the checker's citations).
@@ -152,7 +157,8 @@ def verify_answer(
             i = max([k for k, (x, _) in enumerate(bounds) if x <= c.at] or [0])
         copied_in.setdefault(i, []).append(c)
     pairs = sorted({(g.claim, m) for g in groups for m in g.markers})
-    verdicts = judge_pairs(claims, hits, pairs, embedder, question, without)
+    contrasts = domain_contrasts(domains)
+    verdicts = judge_pairs(claims, hits, pairs, embedder, question, without, contrasts)
     failing = {c for (c, _), v in verdicts.items() if not v.supported}
     marked = {g.sentence for g in groups}
     unmarked = [
@@ -165,7 +171,7 @@ def verify_answer(
     everywhere = range(1, len(hits) + 1)
     others = [(c, j) for c in sorted(failing) for j in everywhere if (c, j) not in verdicts]
     others += [(i, j) for i in unmarked for j in everywhere]  # sentence i is claim i
-    alternatives = judge_pairs(claims, hits, others, embedder, question, without)
+    alternatives = judge_pairs(claims, hits, others, embedder, question, without, contrasts)
     best = _best(alternatives)
 
     numbers: dict[int, int] = {}

@@ -97,6 +97,7 @@ class Finance:
 
     name = "finance"
     amounts = frozenset("revenue revenues income sales cash earnings ebitda eps".split())
+    contrasts = ("basic | diluted",)  # per-share figures: "basic EPS" is not "diluted EPS"
 
     def recognise(self, opening: str) -> dict[str, object] | None:
         head = opening[:TITLE_CHARS]

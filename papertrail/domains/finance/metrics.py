@@ -188,6 +188,12 @@ _ITEMS = (
     (r"cost of (?:goods sold|sales)|\bcogs\b", "cost of sales"),
     (r"operating income", "operating income"),
     (r"(?:total |net )?(?:revenues?|net sales)\b", "revenue"),
+    (r"\bpp\s?&\s?e\b|property,? plant,? (?:and|&) equipment", "PP&E"),
+    (r"\binventor(?:y|ies)\b", "inventory"),
+    (r"(?:shareholders|stockholders)'? equity|\btotal equity", "equity"),
+    (r"interest expense", "interest expense"),
+    (r"(?:income|earnings) before (?:provision for )?income tax|pre-?tax income", "pretax income"),
+    (r"income tax", "income tax"),
 )
 _YEAR = re.compile(r"\b(?:FY\s?|fiscal (?:year )?)?((?:19|20)\d\d)\b", re.I)
 _AVERAGE = re.compile(r"\baverage\b", re.I)
@@ -203,6 +209,8 @@ _YES_NO = re.compile(r"(?:[\w,' ]*: )?(?:is|are|was|were|did|does|do|has|have|ha
 _SIGN = re.compile(r"\b(?:positive|negative)\b")  # "Does it have positive working capital?"
 _ADJUSTED = re.compile(r"(?<!un)adjusted\b")
 _ASKS = re.compile(r"[^?]*\?")  # the asking sentence: up to its question mark
+# a sentence that names the metric to work out after a question that words it otherwise
+_COMPUTE = re.compile(r"(?:^|[.?;]\s+)((?:calculate|compute|work out)\b[^.;?]*)", re.I)
 
 
 def _defined(formula: str, low: str) -> tuple[str, str, Build, bool, bool] | None:
@@ -235,6 +243,9 @@ def metric(question: str, defined: str = "") -> Metric | None:
     if (_YES_NO.match(low) and not _SIGN.search(low)) or _ADJUSTED.search(low):
         return None  # a yes/no question, or a company's own adjusted figure
     spec = next((m for m in _METRICS if re.search(m[0], low)), None)
+    said = " ".join(m.group(1).casefold() for m in _COMPUTE.finditer(question))
+    if spec is None and said:  # "How many times ...? Calculate inventory turnover ratio."
+        spec = next((m for m in _METRICS if re.search(m[0], said)), None)
     if spec is None and defined:  # a ratio in the question's own words, worked out alike
         spec = _defined(defined, " ".join(question.casefold().split()))
     share = _SHARE.search(low)
@@ -251,8 +262,8 @@ def metric(question: str, defined: str = "") -> Metric | None:
         )
     elif spec is None:  # a line item asked as an amount
         row = next((r for pattern, r in _ITEMS if re.search(pattern, low)), None)
-        if row is None or len(years) > 1:
-            return None
+        if row is None or len(years) > 1 or _PERCENT.search(asking):
+            return None  # a percentage asked is no amount of one line item
         spec = ("", row, lambda t, y: t(row, y), False, True)
     _, name, build, percent, money = spec
     span = years if _AVERAGE.search(low) and len(years) == 2 else [years[-1]]

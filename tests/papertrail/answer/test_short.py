@@ -175,3 +175,8 @@ def test_a_tail_keeps_the_sign_and_currency_of_its_figure():
 
     assert answer_tail("Net income was £1,577,000", "What was the net income?") == "£1,577,000"
     assert answer_tail("The loss was -$3.2 million", "What was the loss?") == "-$3.2 million"
+
+
+def test_no_tail_that_hangs_on_the_noun_it_leaves_behind():
+    clause = "For the small model, we use a learning rate of 0.002"
+    assert answer_tail(clause, "What learning rate was used for the small model?") is None

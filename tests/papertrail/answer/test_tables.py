@@ -81,3 +81,15 @@ def test_instructions_around_the_question_do_not_pick_the_row():
     )
     said = figure_answer(asked, hits(TOP))
     assert said == ("Cost of sales in 2019 was $165,536 million", 1)
+
+
+def test_a_labels_pointer_to_the_notes_is_no_cell():
+    balance = (
+        "CONSOLIDATED BALANCE SHEETS (Dollars in Millions) 2022 2021 Cash and cash equivalents "
+        "(Notes 1 and 2) $ 1,412 1,448 Inventories (Notes 1 and 3) 1,248 1,038 Goodwill (Note 5) "
+        "452 352 Total assets $ 18,737 18,201"
+    )
+    rows = {r.label: r.values for r in table_rows(balance)[0]}
+    assert rows["Inventories"] == ("1,248", "1,038")
+    assert rows["Cash and cash equivalents"] == ("1,412", "1,448")
+    assert rows["Goodwill"] == ("452", "352")

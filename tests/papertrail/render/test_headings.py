@@ -5,11 +5,13 @@ sentence's picture is left as it was."""
 from __future__ import annotations
 
 import io
+import random
+import struct
 
 import pymupdf
 from PIL import Image
 
-from papertrail.render.headings import column_heading, table_row
+from papertrail.render.headings import SAME_ROW, _rows, column_heading, table_row
 from papertrail.render.render import render_snippet
 from papertrail.types import Chunk, Evidence, Rect
 from tests import pdfs
@@ -113,3 +115,44 @@ def test_prose_with_figures_is_not_taken_for_a_table_row():
         assert second.y0 > first.y1  # the sentence runs over two lines, figures on the first
         sentence = [Rect(72, first.y0, 540, first.y1), Rect(72, second.y0, 540, second.y1)]
         assert table_row(doc[0], sentence, "Revenue rose to 13,900 [1].") == sentence
+
+
+class _Page:
+    """Just what ``_rows`` reads of a page: its turn and its words."""
+
+    def __init__(self, words, rotation=0) -> None:
+        self.words, self.rotation = words, rotation
+        self.rotation_matrix = pymupdf.Matrix(rotation)
+
+    def get_text(self, kind):
+        assert kind == "words"
+        return self.words
+
+
+def _single(box):
+    """Coordinates as MuPDF gives them: single-precision values."""
+    return tuple(float(struct.unpack("f", struct.pack("f", v))[0]) for v in box)
+
+
+def _rows_as_written(page) -> dict:
+    """The grouping rule read literally: the first row met whose middle is near enough."""
+    rows: dict = {}
+    for w in page.get_text("words"):
+        box = pymupdf.Rect(w[:4]) * page.rotation_matrix
+        mid = (box.y0 + box.y1) / 2
+        key = next((k for k in rows if abs(k - mid) <= SAME_ROW), mid)
+        rows.setdefault(key, []).append((box.x0, box.y0, box.x1, box.y1, w[4]))
+    return rows
+
+
+def test_words_are_grouped_into_rows_as_the_rule_says_on_any_layout():
+    rng = random.Random(7)
+    for rotation in (0, 0, 0, 90):
+        words = []
+        for i in range(300):  # rows close enough to chain, jitter, words out of order
+            y = rng.choice([rng.uniform(0, 800), 100 + 2.5 * (i % 9)]) + rng.uniform(-2, 2)
+            x = rng.uniform(0, 500)
+            box = (x, y, x + rng.uniform(5, 40), y + rng.uniform(6, 12))
+            words.append((*_single(box), f"w{i}", 0, 0, i))
+        page = _Page(words, rotation)
+        assert _rows(page) == _rows_as_written(page)

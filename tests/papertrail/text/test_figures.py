@@ -98,3 +98,16 @@ def test_a_time_is_stated_only_in_its_own_unit():
     (hours,) = claim_figures("It trained for 12 hours.")
     assert figure_in(hours, excerpt_numbers("for a total of 100,000 steps or 12 hours"))
     assert figure_in(hours, excerpt_numbers("12 (hours)"))  # a unit the excerpt does not name
+
+
+def test_an_amount_is_marked_by_a_currency_or_a_scale_not_by_what_the_money_is_for():
+    amount = {f.text: f.amount for f in claim_figures("Product revenue rose 84% to $394M.")}
+    assert amount == {"84": False, "394": True}
+    (euros,) = claim_figures("It paid 450 euros.")
+    (table,) = claim_figures("Costs were 1,250 (in millions).")
+    assert euros.amount and table.amount and table.scale == 1e6
+    # a count beside a word about money is still a count: it may not be read in thousands
+    (count,) = claim_figures("Customers with revenue above the bar rose to 77.")
+    assert not count.amount
+    (months,) = claim_figures("It can take 6 months before revenue is recognised.")
+    assert not months.amount

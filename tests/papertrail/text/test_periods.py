@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+import re
+from pathlib import Path
+
+import papertrail
 from papertrail.domains import KNOWN
 from papertrail.text.periods import (
     CALENDAR,
@@ -11,7 +16,13 @@ from papertrail.text.periods import (
     Period,
     asked,
     covered,
+    ends_in_years,
+    heading_date_word,
+    heading_year,
+    is_period_token,
+    is_year,
     label,
+    lengths,
     match,
 )
 
@@ -94,3 +105,53 @@ def test_a_calendar_name_matches_a_little_less_than_the_issuers_label():
     assert match(q10, Period(2023, 3)) == CALENDAR
     jan = Covered(Period(2020), Period(2019), "2020-01-31")
     assert match(jan, Period(2019)) == CALENDAR and match(jan, Period(2020)) == 1.0
+
+
+def test_the_length_of_period_a_text_speaks_of():
+    assert lengths("Revenue for the three months ended June 30 rose") == {"quarter"}
+    assert lengths("Q3 sales were up sequentially") == {"quarter"}
+    assert lengths("H1 and year-to-date margins") == {"half"}
+    assert lengths("full-year guidance for FY23") == {"year"}
+    assert lengths("For the year ended December 31 and the quarter") == {"year", "quarter"}
+    assert lengths("The encoder has six layers") == frozenset()
+
+
+def test_years_as_single_words():
+    assert is_year("2019") and not is_year("2019,") and not is_year("3019") and not is_year("19")
+    assert heading_year("2019") == heading_year("FY2019") == heading_year("fiscal 2019") == "2019"
+    assert heading_year("Q3") == heading_year("20190") == heading_year("$2019") == ""
+    assert all(heading_date_word(w) for w in ("At", "December", "31,", "Sept.", "ended", "as"))
+    assert not any(heading_date_word(w) for w in ("Revenue", "2019", "45,", "Total"))
+    assert ends_in_years("(in millions) 2021 2020 2019") and ends_in_years("2022, 2021.")
+    assert not ends_in_years("Revenue rose in 2021.") and not ends_in_years("From 2019 to now")
+    assert all(is_period_token(t) for t in ("2019", "fy23", "q32023", "h119", "2019q4", "512"))
+    assert not any(is_period_token(t) for t in ("encoder", "q3", "q52023", "12345", "fy"))
+
+
+# a year as a pattern: "(19|20)" followed by two digits, in a string literal of the code
+_YEAR_PATTERN = re.compile(r"\(\??:?19\|20\)\\d\\d|\(\?:19\|20\)\\d\{2\}")
+
+
+def _year_patterns(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        f"{path.name}:{node.lineno}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and _YEAR_PATTERN.search(node.value)
+    ]
+
+
+def test_the_year_pattern_has_one_home():
+    # the period parser is the one reader of years; a domain may read its own labels
+    root = Path(papertrail.__file__).parent
+    home = {root / "text" / "periods.py"}
+    found = [
+        hit
+        for path in sorted(root.rglob("*.py"))
+        if path not in home and "domains" not in path.parts
+        for hit in _year_patterns(path)
+    ]
+    assert found == []
+    assert _year_patterns(root / "text" / "periods.py")  # the rule sees a year pattern

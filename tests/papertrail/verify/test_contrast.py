@@ -8,6 +8,7 @@ it); each right pair next to it words the same fact differently and must pass.
 import numpy as np
 import pytest
 
+from papertrail.domains import KNOWN
 from papertrail.verify import contrast, mentions, periods
 from papertrail.verify.judge import judge
 from tests.fakes import HashEmbedder
@@ -292,3 +293,25 @@ def test_words_on_the_same_side_of_a_contrast_are_not_rivals():
     decreased = "Operating income decreased, mainly because of higher costs for raw materials."
     assert contrast.substitution(fell, decreased) is None
     assert contrast.substitution(fell, decreased.replace("decreased", "increased"))
+
+
+class Ledger:
+    """A domain of its own (``protocols.Domain``'s words): its contrasting words only."""
+
+    name = "ledger"
+    amounts = frozenset()
+    contrasts = ("basic | diluted", "debit card | credit card")
+
+
+def test_a_domain_adds_its_contrasting_words():
+    claim = "Basic earnings per share were $1.27 in 2019."
+    span = "Diluted earnings per share were $1.27 in 2019, up from $1.10."
+    assert contrast.substitution(claim, span) is None  # no general contrast
+    extra = contrast.domain_contrasts([Ledger()])
+    assert extra == ("basic | diluted", "debit card | credit card")
+    swap = contrast.substitution(claim, span, extra)
+    assert swap == "the excerpt says 'diluted' beside 'earnings', not 'basic'"
+    assert judge(claim, span).supported != judge(claim, span, domains=[Ledger()]).supported
+    assert judge(claim, span, domains=[Ledger()]).decided_by == "contrast"
+    # the finance domain holds the per-share contrast the generic lexicon leaves out
+    assert "basic | diluted" in contrast.domain_contrasts(KNOWN)

@@ -190,3 +190,13 @@ def test_a_sentence_quoted_word_for_word_is_verified_not_partly():
     assert quoted("The encoder is composed of a stack [1].", "the  encoder is composed of a stack.")
     assert not quoted("The encoder has six layers.", "The encoder is composed of six layers.")
     assert not quoted("Six layers.", "Six layers.")  # too short to be a quote of anything
+
+
+def test_the_domains_handed_in_add_their_contrasting_words():
+    from papertrail.domains import KNOWN
+
+    per_share = "Diluted earnings per share were $1.27 in 2019, up from $1.10 in 2018."
+    answer = "Basic earnings per share were $1.27 in 2019 [1]."
+    assert verify_answer(answer, hits(per_share)).citations  # no general contrast
+    checked = verify_answer(answer, hits(per_share), domains=KNOWN)
+    assert not checked.citations and "diluted" in checked.dropped[0].reason

@@ -67,3 +67,32 @@ def test_a_yes_no_question_about_the_sign_of_a_figure_gets_the_figure():
     assert m.formula == "{0} - {1}" and m.money
     assert terms(m) == [("current assets", 2022), ("current liabilities", 2022)]
     assert metric("What is the FY2022 working capital ratio?").name == "FY2022 current ratio"
+
+
+def test_a_metric_named_in_a_calculate_sentence_after_the_question():
+    m = metric(
+        "Roughly how many times has Contoso sold its inventory in FY2022? Calculate inventory "
+        "turnover ratio for FY2022; if it is not meaningful for the company, explain why."
+    )
+    assert m is not None and m.name == "FY2022 inventory turnover ratio"
+    assert terms(m) == [("cost of sales", 2022), ("inventory", 2022), ("inventory", 2021)]
+    # a sentence that only says how to work something out names no metric of its own
+    assert metric("How many stores did Contoso open in FY2022? Compute it from the list.") is None
+
+
+def test_a_percentage_asked_is_no_line_item():
+    assert metric("What percentage of total net sales were service sales in 2017?") is None
+    assert metric("What were total net sales in 2017?").name == "FY2017 revenue"
+
+
+def test_a_defined_ratio_reads_any_statement_row_the_metrics_use():
+    question = (
+        "What is Contoso's FY2021 asset intensity? Asset intensity is defined as: total "
+        "revenue / (average PP&E between FY2020 and FY2021)."
+    )
+    m = metric(question, defined="total revenue / (average PP&E between FY2020 and FY2021)")
+    assert m is not None and m.formula == "{0} / (({1} + {2}) / 2)"
+    assert terms(m) == [("revenue", 2021), ("PP&E", 2021), ("PP&E", 2020)]
+    tax = "income tax / pretax income"
+    m = metric(f"What is FY2021 tax burden? Tax burden is defined as: {tax}.", defined=tax)
+    assert terms(m) == [("income tax", 2021), ("pretax income", 2021)]

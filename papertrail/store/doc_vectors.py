@@ -1,0 +1,155 @@
+"""Documents' chunks and vectors held in memory, for searches within a few of them.
+
+Chroma answers a search limited to one document by reading its metadata index
+first, which costs many times the search itself (about 39 ms against 2 ms on a
+33-filing channel, at load 4), and a channel's second retrieval stage searches
+within each leading document. ``DocVectors.search`` ranks the chunks of the
+documents it holds by an exact dot product with the question's vector instead:
+the same cosine similarity Chroma's index approximates (~1 ms). Reading a
+document's rows costs ~0.15 ms a row, several filtered searches, so it is never
+done while a question waits: ``missing`` tells the caller which documents to
+search in Chroma this time, and ``load_later`` reads them on a background
+thread; ``hold`` keeps what a caller read anyway (the chunks a BM25 index is
+built from).
+Rows are kept least recently used dropped first, up to ``max_rows`` in all. It
+leaves out which documents are ready (the caller passes only those) and
+searches over a whole channel (Chroma's index does those).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from papertrail.store.records import chunk, rows
+from papertrail.types import Chunk
+
+log = logging.getLogger(__name__)
+
+MAX_ROWS = 60_000  # vectors kept: ~90 MB of float32 at 384 dimensions, plus their text
+Loaded = tuple[list[Chunk], np.ndarray]  # a document's chunks and their unit vectors, row i
+
+
+class DocVectors:
+    """Exact nearest chunks within the documents held, read in the background. Thread-safe."""
+
+    def __init__(self, max_rows: int = MAX_ROWS) -> None:
+        self.max_rows = max_rows
+        self._docs: OrderedDict[tuple[str, str], Loaded] = OrderedDict()
+        self._rows = 0
+        self._pending: set[tuple[str, str]] = set()
+        self._lock = threading.Lock()
+        self._reader = ThreadPoolExecutor(1, thread_name_prefix="papertrail-doc-vectors")
+
+    def query(
+        self, collection, channel: str, doc_ids: Sequence[str], vector: np.ndarray, k: int
+    ) -> list[tuple[Chunk, float]]:
+        """The ``k`` chunks of ``doc_ids`` most similar to ``vector``, best first: held
+        documents ranked here, the others searched in their Chroma ``collection`` and
+        read into memory in the background for the next question."""
+        missing = self.missing(channel, doc_ids)
+        found = self.search(channel, [d for d in doc_ids if d not in missing], vector, k)
+        if missing:
+            where = {"doc_id": {"$in": missing}}
+            include = ["documents", "metadatas", "distances"]
+            found += rows(
+                collection.query(
+                    query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
+                    n_results=k,
+                    where=where,
+                    include=include,
+                )
+            )
+            for d in missing:
+                self.load_later(channel, d, lambda d=d: read_rows(collection, d))
+        return sorted(found, key=lambda pair: -pair[1])[:k]
+
+    def missing(self, channel: str, doc_ids: Sequence[str]) -> list[str]:
+        """The documents of ``doc_ids`` not held (yet)."""
+        with self._lock:
+            return [d for d in doc_ids if (channel, d) not in self._docs]
+
+    def search(
+        self, channel: str, doc_ids: Sequence[str], vector: np.ndarray, k: int
+    ) -> list[tuple[Chunk, float]]:
+        """The ``k`` chunks of the held ``doc_ids`` most similar to ``vector`` (cosine),
+        best first; documents not held are left out (see ``missing``)."""
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        query = query / max(float(np.linalg.norm(query)), 1e-12)
+        found: list[tuple[Chunk, float]] = []
+        for doc_id in doc_ids:
+            with self._lock:
+                held = self._docs.get((channel, doc_id))
+                if held is not None:
+                    self._docs.move_to_end((channel, doc_id))
+            if held is None or not held[0]:
+                continue
+            chunks, unit = held
+            scores = unit @ query
+            top = np.argsort(-scores, kind="stable")[:k]
+            found.extend((chunks[i], float(scores[i])) for i in top)
+        found.sort(key=lambda pair: -pair[1])
+        return found[:k]
+
+    def load_later(self, channel: str, doc_id: str, load: Callable[[], Loaded]) -> None:
+        """Read ``doc_id`` with ``load()`` on the background thread, unless held or queued."""
+        key = (channel, doc_id)
+        with self._lock:
+            if key in self._docs or key in self._pending:
+                return
+            self._pending.add(key)
+        try:
+            self._reader.submit(self._load, key, load)
+        except RuntimeError:  # closed: the caller searches Chroma as it did before
+            with self._lock:
+                self._pending.discard(key)
+
+    def hold(self, channel: str, doc_id: str, chunks: list[Chunk], vectors) -> None:
+        """Keep ``doc_id``'s chunks and vectors, read anyway (a channel's BM25 index is
+        built from every chunk: with their vectors that read costs ~30 % more, once)."""
+        self._keep((channel, doc_id), chunks, vectors)
+
+    def drop(self, channel: str, doc_id: str) -> None:
+        """Forget ``doc_id``'s rows in ``channel`` (it is being re-indexed or removed)."""
+        with self._lock:
+            gone = self._docs.pop((channel, doc_id), None)
+            if gone is not None:
+                self._rows -= len(gone[0])
+
+    def close(self) -> None:
+        self._reader.shutdown(wait=False, cancel_futures=True)
+
+    def _load(self, key: tuple[str, str], load: Callable[[], Loaded]) -> None:
+        try:
+            chunks, vectors = load()
+        except Exception:  # a closed store, a vanished document: searched in Chroma instead
+            log.debug("reading the vectors of %s failed", key[1][:12], exc_info=True)
+            with self._lock:
+                self._pending.discard(key)
+            return
+        self._keep(key, chunks, vectors)
+
+    def _keep(self, key: tuple[str, str], chunks: list[Chunk], vectors) -> None:
+        unit = np.asarray(vectors, dtype=np.float32).reshape(len(chunks), -1)
+        unit = unit / np.maximum(np.linalg.norm(unit, axis=1, keepdims=True), 1e-12)
+        with self._lock:
+            self._pending.discard(key)
+            if key in self._docs or len(chunks) > self.max_rows:
+                return
+            self._docs[key] = (list(chunks), unit)
+            self._rows += len(chunks)
+            while self._rows > self.max_rows:
+                _, (old, _) = self._docs.popitem(last=False)
+                self._rows -= len(old)
+
+
+def read_rows(collection, doc_id: str) -> Loaded:
+    """``doc_id``'s chunks and stored vectors, read from its Chroma ``collection``."""
+    got = collection.get(where={"doc_id": doc_id}, include=["documents", "metadatas", "embeddings"])
+    texts, metas = got["documents"], got["metadatas"]
+    return [chunk(t, m) for t, m in zip(texts, metas, strict=True)], np.asarray(got["embeddings"])

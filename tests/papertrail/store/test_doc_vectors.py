@@ -1,0 +1,103 @@
+"""Searches within a few documents, ranked in memory: the same chunks Chroma's filter finds."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from papertrail.store.chroma import FEW_DOCS, ChromaStore
+from papertrail.store.doc_vectors import DocVectors
+from papertrail.store.records import rows
+from tests.papertrail.store.test_chroma import EMB, ingest, make_doc
+
+WORDS = [f"w{i}" for i in range(400)]
+
+
+@pytest.fixture
+def store(tmp_path) -> ChromaStore:
+    return ChromaStore.persistent(tmp_path / "chroma", model=EMB.name)
+
+
+def _texts(seed: int, n: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    return [" ".join(rng.choice(WORDS, int(rng.integers(3, 12)))) for _ in range(n)]
+
+
+def _held(store: ChromaStore, channel: str, doc_ids, timeout: float = 20.0) -> None:
+    """Wait for the background reads of ``doc_ids`` to land."""
+    end = time.monotonic() + timeout
+    while store._near.missing(channel, doc_ids):
+        assert time.monotonic() < end, "the vectors were never read into memory"
+        time.sleep(0.02)
+
+
+def test_a_search_within_documents_finds_what_the_filtered_index_finds(store):
+    rng = np.random.default_rng(0)
+    docs = []
+    for seed in range(3):  # random vectors: no two chunks equally near a question
+        doc, chunks = make_doc("C1", _texts(seed, 30), seed=bytes([seed]), name=f"{seed}.pdf")
+        store.begin(doc)
+        store.add_chunks("C1", chunks, rng.normal(size=(len(chunks), 16)).astype(np.float32))
+        docs.append(store.commit(doc))
+    col = store._chunks_of("C1")
+    include = ["documents", "metadatas", "distances"]
+    chosen_sets = ([docs[0].doc_id], [docs[1].doc_id, docs[2].doc_id])
+    questions = [rng.normal(size=16).astype(np.float32) for _ in range(5)]
+
+    def expected(vec, chosen):
+        where = {"doc_id": {"$in": chosen}}
+        return rows(col.query(query_embeddings=[vec], n_results=8, where=where, include=include))
+
+    for held in (False, True):  # first searched in Chroma (read meanwhile), then in memory
+        if held:
+            _held(store, "C1", [d.doc_id for d in docs])
+        for vec in questions:
+            for chosen in chosen_sets:
+                got, want = store.query("C1", vec, 8, doc_ids=chosen), expected(vec, chosen)
+                assert [c for c, _ in got] == [c for c, _ in want]  # chunks exact, same order
+                assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-5)
+    assert len(docs) <= FEW_DOCS  # so the in-memory path is the one exercised
+
+
+def test_reading_a_channel_chunks_holds_their_vectors(store):
+    doc, chunks = make_doc("C1", _texts(1, 5), seed=b"one")
+    ingest(store, doc, chunks)
+    assert store._near.missing("C1", [doc.doc_id]) == [doc.doc_id]
+    assert store.chunks("C1") == chunks  # what a BM25 index is built from
+    assert store._near.missing("C1", [doc.doc_id]) == []
+
+
+def test_a_forgotten_document_is_never_found_again(store):
+    keep, keep_chunks = make_doc("C1", _texts(1, 5), seed=b"keep")
+    gone, gone_chunks = make_doc("C1", _texts(2, 5), seed=b"gone")
+    third, third_chunks = make_doc("C1", _texts(3, 5), seed=b"third")
+    for doc, chunks in ((keep, keep_chunks), (gone, gone_chunks), (third, third_chunks)):
+        ingest(store, doc, chunks)
+    store.chunks("C1")
+    vec = EMB.embed([gone_chunks[0].text])[0]
+    before = store.query("C1", vec, 3, doc_ids=[gone.doc_id, keep.doc_id])
+    assert before[0][0] == gone_chunks[0]
+    store.delete("C1", gone.doc_id)
+    after = store.query("C1", vec, 3, doc_ids=[gone.doc_id, keep.doc_id])
+    assert after and all(c.doc_id == keep.doc_id for c, _ in after)
+
+
+def test_memory_is_bounded_least_recently_used_first():
+    near = DocVectors(max_rows=10)
+    loads = []
+
+    def load(doc_id):
+        loads.append(doc_id)
+        return [f"{doc_id}:{i}" for i in range(4)], np.eye(4, 3, dtype=np.float32)
+
+    vec = np.array([1.0, 0.0, 0.0], np.float32)
+    for doc_id in ("a", "b", "a", "c", "a", "b"):
+        if near.missing("C", [doc_id]):
+            near.hold("C", doc_id, *load(doc_id))
+        near.search("C", [doc_id], vec, 2)
+    assert near._rows <= 10
+    assert loads == ["a", "b", "c", "b"]  # "b" was the least recently used when "c" came
+    assert near.search("C", ["a"], vec, 1)[0] == ("a:0", 1.0)
+    near.close()
