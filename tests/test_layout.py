@@ -44,7 +44,7 @@ ROOM = {
     "adapters.discord.client": "the discord.py client: every gateway event it listens to",
     "papertrail.cli.main": "the argument parser of every papertrail command",
     "papertrail.pipeline": "PaperTrail.ask: one question from retrieval to the marked picture",
-    "papertrail.text.periods": "the one period parser: covers, asked, named, lengths, year words",
+    "papertrail.text.periods": "the one period parser: covers, asked, named, year words",
 }
 CHAT_SDKS = ("slack_bolt", "slack_sdk", "discord")
 STAGES = ("text", "read", "embed", "store", "retrieve", "answer", "verify", "render", "domains")

@@ -181,7 +181,15 @@ class Intake:
         """Index the PDFs of one post (downloaded side by side); their documents."""
         pdfs = [a for a in attachments if a.looks_like_pdf]
         fetched = self.download_all(channel, pdfs)
-        return [self.index(channel, a, progress, None, fetched)[0] for a in pdfs]
+        return [self.index(channel, a, progress, None, self._ahead(channel, fetched, pdfs, a))[0]
+                for a in pdfs]  # fmt: skip
+
+    def _ahead(self, channel: str, fetched: dict, order: list[Attachment], att: Attachment):
+        """``fetched``; the PDF after ``att`` in ``order`` is read while ``att`` is embedded."""
+        later = order[order.index(att) + 1 :]
+        if later and isinstance(data := fetched.get(id(later[0])), bytes):
+            self.pipeline.prefetch(channel, data)
+        return fetched
 
     def close(self) -> None:
         self._downloads.shutdown(wait=False, cancel_futures=True)
@@ -228,12 +236,10 @@ class Intake:
     ) -> Reach:
         """Index the PDFs a question can see; the doc ids to ask, warnings and the library.
 
-        PDFs attached to the question itself narrow it to them. PDFs in its
-        thread or recent history (a fallback for files shared before the bot
-        was there) are indexed too, newest first and bounded, and the question
-        then goes to the whole library. The channel's documents are read once
-        here and handed on, with what was indexed now added.
-        """
+        PDFs attached to the question itself narrow it to them. PDFs in its thread or
+        recent history (a fallback for files shared before the bot was there) are indexed
+        too, newest first and bounded, and the question then goes to the whole library.
+        The channel's documents are read once here and handed on, with the new ones."""
         own = [a for a in attachments if a.source == "message"]
         own_pdfs = [a for a in own if a.looks_like_pdf]
         if own and not own_pdfs:
@@ -250,14 +256,16 @@ class Intake:
         warnings: list[str] = []
         asked: list[str] = []
         for att in own_pdfs:
-            doc, notes = self.index(channel, att, progress, list(library.values()), fetched)
+            ahead = self._ahead(channel, fetched, own_pdfs + nearby, att)
+            doc, notes = self.index(channel, att, progress, list(library.values()), ahead)
             library.setdefault(doc.doc_id, doc)
             asked.append(doc.doc_id)
             warnings += notes
         unreadable: PaperTrailError | None = None
         for att in nearby:
             try:
-                doc, _ = self.index(channel, att, progress, list(library.values()), fetched)
+                ahead = self._ahead(channel, fetched, own_pdfs + nearby, att)
+                doc, _ = self.index(channel, att, progress, list(library.values()), ahead)
                 library.setdefault(doc.doc_id, doc)
             except PaperTrailError as e:  # an old bad file must not block the question
                 log.info("skipping %s from %s: %s", att.name, att.source, e.code)

@@ -23,9 +23,9 @@ from papertrail.embed.cache import MemoEmbedder
 from papertrail.protocols import Embedder
 from papertrail.verify import calibrated
 from papertrail.verify.checks import CHECKS, NAMES
-from papertrail.verify.contrast import domain_contrasts
 from papertrail.verify.judge import CALIBRATED, Judgement, decide, meaning, needs_meaning
 from papertrail.verify.reading import Reading, read
+from papertrail.verify.rivals import domain_contrasts
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
+from concurrent.futures import Future
 from pathlib import Path
 
 from papertrail.answer.extractive import ExtractiveGenerator
@@ -80,6 +81,8 @@ class PaperTrail(Indexing):
         self.embed_batch = EMBED_BATCH
         self.leases = leases  # multi-worker mode (bot/wiring.py): one worker indexes a file
         self.lease_ttl = LEASE_TTL
+        self._ahead: dict[tuple[str, str], Future] = {}  # (channel, doc id) -> text layer read
+        self._ahead_lock = threading.Lock()
         self.owned: tuple[object, ...] = ()  # parts this object opened: ``close`` closes them
 
     @classmethod

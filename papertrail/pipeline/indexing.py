@@ -39,6 +39,7 @@ LEASE_TTL = 30.0  # seconds an indexing lease outlives its holder: how soon a cr
 _OCR_THREAD = ThreadPoolExecutor(1, thread_name_prefix="papertrail-ocr-pages")
 # the next PDF of a drop is read here while the current one is embedded (``ingest_many``)
 _READ_AHEAD = ThreadPoolExecutor(1, thread_name_prefix="papertrail-read-ahead")
+READ_AHEAD = 2  # text layers read ahead and kept at most (a 10-K's: tens of MB)
 
 
 @dataclass(frozen=True)
@@ -65,20 +66,15 @@ class Indexing:
         progress: Progress | None = None,
         reading: Progress | None = None,
     ) -> IngestResult:
-        """Index ``data`` for ``channel``; raises PaperTrailError on bad input.
-
-        ``reading`` is told of each page read, then ``progress`` of the pages
-        whose passages are embedded and stored, after each batch.
-
-        The same bytes again in the same channel return the stored document
-        without embedding anything. A document only becomes visible to
-        questions once every chunk is stored.
-        """
+        """Index ``data`` for ``channel`` (PaperTrailError on bad input): ``reading`` hears of
+        each page read, then ``progress`` of the pages embedded and stored, batch by batch;
+        the same bytes again return the stored document, embedding nothing."""
         start = time.perf_counter()
         doc_id = hashlib.sha256(data).hexdigest()
         args = (channel, name, data, doc_id, start, password, progress)
+        layer = None if password else self._prefetched(channel, doc_id)
         if self.leases is None:
-            return self._ingest(*args, None, reading=reading)
+            return self._ingest(*args, None, layer, reading=reading)
         got = acquire_or_wait(
             self.leases,
             f"index:{channel}:{doc_id}",
@@ -89,7 +85,7 @@ class Indexing:
         if isinstance(got, Document):  # another worker indexed it while we waited
             return IngestResult(got, new=False, embedded=0)
         try:
-            return self._ingest(*args, got, reading=reading)
+            return self._ingest(*args, got, layer, reading=reading)
         finally:
             got.release()
 
@@ -100,34 +96,42 @@ class Indexing:
         *,
         on_ready: Callable[[IngestResult | PaperTrailError], None] | None = None,
     ) -> list[IngestResult | PaperTrailError]:
-        """Index several PDFs dropped at once as one pipeline, in the order given.
-
-        While one document is embedded, the next one's text layer is read on
-        another thread; each document is committed, and so answerable, as
-        soon as its own chunks are stored, and ``on_ready`` hears of it then
-        (an unusable file: its ``PaperTrailError``, the others still indexed).
-        """
+        """Index several PDFs dropped at once as one pipeline, in the order given: while one
+        is embedded, the next one is read (``prefetch``); each is answerable as soon as its
+        own chunks are stored, and ``on_ready`` hears of it then (an unusable file: its
+        ``PaperTrailError``, the others still indexed)."""
         out: list[IngestResult | PaperTrailError] = []
-        ahead = _READ_AHEAD.submit(self._read_ahead, channel, files[0][1]) if files else None
         for i, (name, data) in enumerate(files):
-            reading = ahead
-            if i + 1 < len(files):  # read the next one while this one is embedded
-                ahead = _READ_AHEAD.submit(self._read_ahead, channel, files[i + 1][1])
+            if i + 1 < len(files):
+                self.prefetch(channel, files[i + 1][1])
             try:
-                layer = reading.result()
-                if self.leases is not None or layer is None:
-                    result = self.ingest(channel, name, data)
-                else:
-                    start, doc_id = time.perf_counter(), hashlib.sha256(data).hexdigest()
-                    result = self._ingest(
-                        channel, name, data, doc_id, start, None, None, None, layer
-                    )
+                result: IngestResult | PaperTrailError = self.ingest(channel, name, data)
             except PaperTrailError as e:
                 result = e
             out.append(result)
             if on_ready is not None:
                 on_ready(result)
         return out
+
+    def prefetch(self, channel: str, data: bytes) -> None:
+        """Read ``data``'s text layer now, on the read-ahead thread, for the ``ingest`` of
+        it that comes next in ``channel`` (the next PDF of a drop, read while the current
+        one is embedded). The latest ``READ_AHEAD`` are kept; a failure is left for
+        ``ingest`` to meet again."""
+        key = (channel, hashlib.sha256(data).hexdigest())
+        with self._ahead_lock:
+            if key not in self._ahead:
+                self._ahead[key] = _READ_AHEAD.submit(self._read_ahead, channel, data)
+            while len(self._ahead) > READ_AHEAD:
+                self._ahead.pop(next(iter(self._ahead))).cancel()
+
+    def _prefetched(self, channel: str, doc_id: str) -> TextLayer | None:
+        with self._ahead_lock:
+            reading = self._ahead.pop((channel, doc_id), None)
+        try:
+            return reading.result() if reading is not None else None
+        except Exception:  # read again by ``ingest``, which reports it to the user
+            return None
 
     def _read_ahead(self, channel: str, data: bytes) -> TextLayer | None:
         """The text layer of ``data``, None when it is indexed in ``channel`` already."""

@@ -51,10 +51,13 @@ def _long_forms() -> dict[str, tuple[tuple[str, ...], ...]]:
         out[f"{n}q"] = forms
     out["h1"] = (("first", "half"), ("six", "month"))
     out["h2"] = (("second", "half"),)
+    # the long forms are stemmed once, below: built from the words, not from UP's stems
+    # (stemming "decreas" again gives "decrea", which no excerpt's "decreased" is)
+    ups, downs = (*_UP.split(), "grew", "rose"), (*_DOWN.split(), "fell")
     for w in UP:
-        out.setdefault(w, tuple((u,) for u in UP))
+        out.setdefault(w, tuple((u,) for u in ups))
     for w in DOWN:
-        out.setdefault(w, tuple((d,) for d in DOWN))
+        out.setdefault(w, tuple((d,) for d in downs))
     return {k: tuple(tuple(stem(x) for x in form) for form in v) for k, v in out.items()}
 
 

@@ -67,6 +67,10 @@ def share(c: Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str
         for n in (2, 3):
             if i + n <= len(words) and stem("".join(words[i : i + n])) in keys:
                 hit[i : i + n] = [True] * n
+        for n in (3, 4):  # spelled out where the text writes the acronym: "RAG" (not "US")
+            run = words[i : i + n]
+            if len(run) == n and "up:" + "".join(w[0] for w in run) in keys:
+                hit[i : i + n] = [True] * n
     total = got = 0.0
     missing, figs, seen = [], [], set()
     for w, ok in zip(words, hit, strict=True):
@@ -77,7 +81,10 @@ def share(c: Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str
         got += rarity(w) if ok else 0.0
         if not ok:
             missing.append(w)
+    dated = any(n.day for n in numbers)
     for fig in c.figures:
+        if fig.day and not dated:
+            continue  # "ended June 30, 2023" for "the second quarter of 2023": the same period
         weight = 1.0 + min(fig.digits, 5)
         total += weight
         if figure_in(fig, numbers):

@@ -10,9 +10,10 @@ tables kept in thousands or millions. Nothing here knows about chunks.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from papertrail.text.memo import per_text
+from papertrail.text.powers import claim_powers, excerpt_powers
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import TOKEN, stem
 
@@ -30,11 +31,13 @@ _NUM = re.compile(
     r"(?![\d.])|\d{1,3}(?:\.\d{3})+,\d+|\d+)(?:\.\d+)?(?![\d])|(?<![\w.])\.\d+"
 )
 _EUROPEAN = re.compile(r"^\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?$|^\d{1,3}(?:\.\d{3})+,\d+$")
+_UNITS = frozenset("one two three four five six seven eight nine".split())
+_PERCENT_WORD = re.compile(r"\s?(?:percent|per cent)\b", re.I)
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9,
-           "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "lakh": 1e5, "lac": 1e5,
+           "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "t": 1e12, "lakh": 1e5, "lac": 1e5,
            "crore": 1e7}  # fmt: skip
 _SCALE = re.compile(
-    r"\s?(thousand|million|billion|trillion|lakh|lac|crore|mn|bn|tn|[kmb])s?(?![^\W\d_])", re.I
+    r"\s?(thousand|million|billion|trillion|lakh|lac|crore|mn|bn|tn|[kmbt])s?(?![^\W\d_])", re.I
 )
 _IN_UNITS = re.compile(
     r"\bin (?:usd |us\$ |\$ ?|dollars? |rs\.? |inr |₹ ?)?"
@@ -60,6 +63,7 @@ class Figure:
     scale: float = 0.0  # 1e6 for "million" or "(in millions)"; 0 when the claim names none
     amount: bool = False  # money-like (a currency or a scale): may be stated in another unit
     unit: str = ""  # stem of the word after it ("hour" in "12 hours")
+    day: bool = False  # the day of a date ("quarter ended June 30, 2023")
 
     @property
     def digits(self) -> int:
@@ -77,6 +81,8 @@ class Number:
     integer: bool = True
     unit: str = ""  # stem of the next word ("hour"): spelled-out numbers and times need it
     spelled: bool = False  # "twelve" rather than "12"
+    then: str = ""  # a spelled number's second word after it ("eight P100 GPUs": "gpu")
+    day: bool = False  # the day of a date ("June 30, 2023")
 
 
 def _value(raw: str) -> str:
@@ -95,7 +101,12 @@ def _scale_at(text: str, pos: int) -> float:
 
 @per_text
 def claim_figures(text: str) -> list[Figure]:
-    """The figures a claim commits to.
+    """The figures a claim commits to (``claim_figures_at`` without the offsets)."""
+    return [f for _, _, f in claim_figures_at(text)]
+
+
+def claim_figures_at(text: str) -> list[tuple[int, int, Figure]]:
+    """The figures a claim commits to, each with its offsets in ``figure_text(text)``.
 
     Left out: citation markers, list markers ("(1)", "1."), years (1900-2100
     without a currency sign), and digits glued to letters, which name things
@@ -103,25 +114,34 @@ def claim_figures(text: str) -> list[Figure]:
     unless the letters are a scale ("450mn", "$4.6B"). Digits may be grouped the
     English, Indian or continental way ("3,02,16,492" is 30,216,492).
     """
-    text = strip_markers(normalize(text))
+    text = figure_text(text)
+    scientific = [
+        (a, b, Figure(raw, value, decimals)) for a, b, raw, value, decimals in claim_powers(text)
+    ]
     in_units = _IN_UNITS.search(text)
     sentence_scale = _SCALES[in_units.group(1).lower().rstrip("s")] if in_units else 0.0
     amounts = bool(_AMOUNT_WORDS.search(text)) or bool(sentence_scale)
-    out = []
+    out = list(scientific)
     for m in _NUM.finditer(text):
         raw, start, end = m.group(), m.start(), m.end()
+        if any(a <= start < b for a, b, _ in scientific):
+            continue  # a part of "3e-4" or "3 × 10^-4"
         before, after = text[max(0, start - 2) : start], text[end : end + 3]
         money = before.strip()[-1:] in tuple(_CURRENCY) or after[:1] in _CURRENCY
         scale = _scale_at(text, end)
         # "40K" names a thing; "$4.6B" and "450mn" count
         word = _SCALE.match(text, end)
-        glued = after[:1].isalpha() and not (money and scale or word and len(word.group(1)) > 1)
+        # "3.3B words": a decimal with a scale letter counts too; "40K" alone may name a thing
+        counts = money or "." in raw
+        glued = after[:1].isalpha() and not (counts and scale or word and len(word.group(1)) > 1)
         if before[-1:].isalpha() or before[-1:] == "_" or glued:
             continue
         if re.match(r"[^\W\d_]-$", before) or re.match(r"-[^\W\d_](?![^\W\d_])", after):
             continue  # "COVID-19", "10-K", "8-K"
         if before[-1:] == "(" and after[:1] == ")" and raw.isdigit() and int(raw) < 100:
             continue  # "(1)": a list or footnote marker
+        if before[-1:] in ("'", "’") and len(raw) == 2 and raw.isdigit():
+            continue  # "Q4'22", "FY '23": a year written short
         digits = _value(raw)
         if not money and "," not in raw and "." not in raw and 1900 <= int(digits) <= 2100:
             continue  # a year
@@ -129,10 +149,33 @@ def claim_figures(text: str) -> list[Figure]:
         pct = bool(re.match(r"\s?(%|percent)", text[end:], re.I))
         amount = not pct and (money or bool(scale) or amounts)
         fig_scale = scale or (sentence_scale if amount else 0.0)
-        out.append(
-            Figure(raw, float(digits), len(frac), pct, fig_scale, amount, _next_word(text, end))
+        day = is_day(text, start, end)
+        fig = Figure(
+            raw, float(digits), len(frac), pct, fig_scale, amount, _next_word(text, end), day
         )
+        out.append((start, end, fig))
     return out
+
+
+def figure_text(text: str) -> str:
+    """The text a claim's figures are read in (normalised, citation markers removed)."""
+    return strip_markers(normalize(text))
+
+
+_MONTH = (  # a month's name or its short form, never the start of a word ("margin")
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
+)
+_DAY_BEFORE = re.compile(rf"\b{_MONTH}\s*$", re.I)  # "June 30"
+_DAY_AFTER = re.compile(rf"^(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b", re.I)  # "28 September"
+
+
+def is_day(text: str, a: int, b: int) -> bool:
+    """Whether the number at ``a``..``b`` of ``text`` is the day of a date ("June 30",
+    "28 September")."""
+    if not text[a:b].isdigit() or not 1 <= int(text[a:b]) <= 31 or text[b : b + 1] == "%":
+        return False
+    return bool(_DAY_BEFORE.search(text[max(0, a - 12) : a]) or _DAY_AFTER.match(text[b : b + 16]))
 
 
 def _next_word(text: str, pos: int) -> str:
@@ -144,6 +187,39 @@ def _next_word(text: str, pos: int) -> str:
 def excerpt_numbers(text: str) -> list[Number]:
     """Every number an excerpt states, including spelled-out ones ("twelve hours")."""
     text = normalize(text)
+    out = [n for _, _, n in numbers_at(text)]
+    out += [Number(value, integer=False) for value in excerpt_powers(text)]
+    toks = list(TOKEN.finditer(text))
+    skip = -1
+    for i, m in enumerate(toks):
+        word = m.group().lower()
+        if word not in _WORDS or i == skip:
+            continue
+        value, end = float(_WORDS[word]), m.end()
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        # "sixty-two", "forty one": a ten and a unit are one number
+        if (
+            nxt is not None
+            and 20 <= value <= 90
+            and nxt.group().lower() in _UNITS
+            and text[end : nxt.start()] in ("-", " ")
+        ):
+            value, end, skip = value + _WORDS[nxt.group().lower()], nxt.end(), i + 1
+        pct = bool(_PERCENT_WORD.match(text, end))
+        out.append(Number(value, percent=pct, unit=_next_word(text, end), spelled=True,
+                          then=_word_after(text, end)))  # fmt: skip
+    return out
+
+
+def _word_after(text: str, pos: int) -> str:
+    """The stem of the second word after ``pos`` ("eight P100 *GPUs*")."""
+    first = TOKEN.search(text, pos)
+    second = TOKEN.search(text, first.end()) if first and first.start() - pos <= 2 else None
+    return stem(second.group().lower()) if second and second.start() - first.end() <= 2 else ""
+
+
+def numbers_at(text: str) -> list[tuple[int, int, Number]]:
+    """The numbers written in digits in ``text`` (already normalised), with their offsets."""
     out = []
     for m in _NUM.finditer(text):
         raw = m.group()
@@ -151,11 +227,10 @@ def excerpt_numbers(text: str) -> list[Number]:
         scale = _scale_at(text, m.end())
         value = _value(raw)
         unit = _next_word(text, m.end())
-        out.append(Number(float(value), scale, pct, "." not in value, unit))
-    for m in TOKEN.finditer(text):
-        word = m.group().lower()
-        if word in _WORDS:
-            out.append(Number(float(_WORDS[word]), unit=_next_word(text, m.end()), spelled=True))
+        number = Number(float(value), scale, pct, "." not in value, unit)
+        if is_day(text, m.start(), m.end()):
+            number = replace(number, day=True)
+        out.append((m.start(), m.end(), number))
     return out
 
 
@@ -168,7 +243,8 @@ def figure_in(fig: Figure, numbers: list[Number]) -> bool:
     millions ("$382.00 million" is 381,603 in a table in thousands, "$0.40
     billion" is 389 in millions); when it names none, only a figure of three or
     more digits may be read a power of 1000 away ("$5,466" is 5,466,312). A
-    spelled-out number counts only before the same word ("twelve hours"), and a
+    spelled-out number counts only before the same word ("twelve hours", or one
+    word on: "eight P100 GPUs") or as a percentage ("sixty-two percent"), and a
     time only in the same unit ("10 seconds" is not "10-minute intervals").
     """
 
@@ -178,8 +254,9 @@ def figure_in(fig: Figure, numbers: list[Number]) -> bool:
 
     last = 10.0 ** (-fig.decimals)  # the claim's last digit, before its scale
     for n in numbers:
-        if n.spelled and (not fig.unit or n.unit != fig.unit):
-            continue
+        said_as = fig.percent and n.percent or fig.unit and fig.unit in (n.unit, n.then)
+        if n.spelled and not said_as:
+            continue  # "twelve hours", "eight P100 GPUs" for "8 GPUs", "sixty-two percent"
         if fig.amount and n.percent:
             continue  # "$12 million" is not "12%"
         if fig.unit in _TIME and n.unit in _TIME and fig.unit != n.unit:

@@ -306,29 +306,6 @@ def named(text: str) -> dict[str, frozenset[int]]:
     return {kind: frozenset(v) for kind, v in found if v}
 
 
-# What length of period a text speaks of, in words: a quarter, a half or nine months, a year.
-_LENGTHS = {
-    "quarter": re.compile(
-        r"\b(?:q[1-4]|[1-4]q|quarter(?:ly)?|three[- ]months?|qoq|sequential(?:ly)?)\b", re.I
-    ),
-    "half": re.compile(
-        r"\b(?:h[12]|half|six[- ]months?|nine[- ]months?|year[- ]to[- ]date)\b", re.I
-    ),
-    "year": re.compile(
-        r"\b(?:full[- ]year|fiscal[- ]year|annual(?:ly)?|twelve[- ]months?|fy\s?'?\d\d(?:\d\d)?|"
-        r"year[- ]ended)\b",
-        re.I,
-    ),
-}
-
-
-@per_text
-def lengths(text: str) -> frozenset[str]:
-    """The lengths of period ``text`` speaks of: "quarter", "half", "year" ("three months
-    ended", "H1", "full-year")."""
-    return frozenset(k for k, rx in _LENGTHS.items() if rx.search(text))
-
-
 # --- years as single words: a table's column headings, tokens, a figure that is a year --
 
 _IS_YEAR = re.compile(YEAR)
@@ -365,3 +342,26 @@ def is_period_token(token: str) -> bool:
     """A lowercase token that is a year, a period with its year or a short number ("2019",
     "fy23", "2019q4", "512"): no content word."""
     return bool(_PERIOD_TOKEN.match(token))
+
+
+# A year that ends in the first half of a calendar year ("fiscal year ended January 28, 2024")
+# is as often named for the year before (retailers' "fiscal 2023") as for the year it ends in
+_EARLY_YEAR_END = re.compile(
+    rf"\b(?:fiscal\s+)?(?:year|5[23][- ]weeks?)\s+end(?:ed|ing)\s+(?:on\s+)?"
+    rf"(?:jan|feb|mar|apr|may|jun)[a-z]*\.?\s+\d{{1,2}},?\s+({YEAR})",
+    re.I,
+)
+
+
+def early_year_names(text: str) -> set[int]:
+    """The other names of the years ``text`` says end in January to June: the year before."""
+    return {int(m.group(1)) - 1 for m in _EARLY_YEAR_END.finditer(text)}
+
+
+# A quarter glued to its year in a file name ("ACME_2023Q2_EARNINGS", "report-2023-q2")
+_GLUED_QUARTER = re.compile(rf"(?<!\d){YEAR}[ _-]?q([1-4])(?![^\W_])", re.I)
+
+
+def glued_quarters(name: str) -> list[int]:
+    """The quarters ``name`` glues to their year ("2023Q2" -> 2), in order."""
+    return [int(m.group(1)) for m in _GLUED_QUARTER.finditer(name)]

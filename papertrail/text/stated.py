@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 
 from papertrail.text.figures import claim_figures, states_amount
+from papertrail.text.periods import YEAR
 from papertrail.text.words import content_words, rarity, stem
 from papertrail.types import Ask
 
@@ -96,7 +97,7 @@ _CHANGE = re.compile(
     re.I,
 )
 _YEAR_ASKED = re.compile(r"^\s*(?:in\s+)?(?:what|which)\s+(?:fiscal\s+|calendar\s+)?year\b", re.I)
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_YEAR = re.compile(rf"(?<!\d){YEAR}(?!\d)")
 _CODE = re.compile(r"[A-Z]{2,}|[A-Za-z]+\d|\d+[A-Za-z]|[a-z][A-Z]")  # "PKG", "P100", "ChatGPT"
 
 

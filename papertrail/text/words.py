@@ -53,6 +53,8 @@ eur euro euros roughly approximately approx around nearly almost circa
 # fmt: on
 
 TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+# the scale of a figure glued to it: "6b" of "$4.6B", "3e" of "3e-4" (years are ``periods``')
+_GLUED_SCALE = re.compile(r"^\d+(?:[kmbte]|bn|mn|tn)$")
 
 
 _SUFFIXES = (
@@ -128,7 +130,13 @@ def tokens(text: str) -> list[str]:
 @lru_cache(maxsize=50_000)
 def is_content(token: str) -> bool:
     """True for words that carry meaning: not stop words, numbers, years or single letters."""
-    if len(token) < 2 or token in STOPWORDS or token in UNIT_WORDS or is_period_token(token):
+    if (
+        len(token) < 2
+        or token in STOPWORDS
+        or token in UNIT_WORDS
+        or is_period_token(token)
+        or _GLUED_SCALE.match(token)
+    ):
         return False
     return not re.fullmatch(r"[\d.,]+", token)
 
@@ -145,8 +153,9 @@ def word_keys(text: str) -> set[str]:
 
     Stems of its words, compounds written apart or split by a hyphen or a line
     break ("d_model" / "dmodel", "pos- sible"), and acronyms of consecutive words
-    ("CEO" for "Chief Executive Officer"), stored as ``"acr:ceo"``, and their
-    prefixes of five letters or more, stored as ``"pre:gener"``.
+    ("CEO" for "Chief Executive Officer"), stored as ``"acr:ceo"``, the acronyms
+    it writes, as ``"up:rag"``, and prefixes of five letters or more, stored as
+    ``"pre:gener"``.
     """
     norm = normalize(text)
     toks = tokens(norm)
@@ -158,7 +167,8 @@ def word_keys(text: str) -> set[str]:
             if i + n <= len(toks):
                 keys.add(stem("".join(toks[i : i + n])))
     # (initial, capitalised) of each word; a two-letter acronym needs two capitalised
-    # words ("Master of Arts"), or any two words ("militate against") would spell one
+    # words ("Master of Arts"), or two long content words, or any two words ("militate
+    # against") would spell one
     raw = [t for t in TOKEN.findall(norm) if t.isalpha()]
     initials = [(t[0].lower(), t[0].isupper()) for t in raw]
     skipping = [
@@ -169,6 +179,13 @@ def word_keys(text: str) -> set[str]:
             for n in (2, 3, 4, 5):
                 if i + n <= len(seq) and (n > 2 or all(up for _, up in seq[i : i + n])):
                     keys.add("acr:" + "".join(c for c, _ in seq[i : i + n]))
+    # ... or two lowercase words of four letters or more, no stop words: "LM" is
+    # "language model", "ML" "machine learning"
+    for a, b in zip(raw, raw[1:], strict=False):
+        if min(len(a), len(b)) >= 4 and not {a.lower(), b.lower()} & STOPWORDS:
+            keys.add("acr:" + a[0].lower() + b[0].lower())
+    # acronyms the text writes ("RAG"), for a claim that spells them out, as ``"up:rag"``
+    keys |= {"up:" + t.lower() for t in raw if t.isupper() and 2 <= len(t) <= 6}
     # prefixes of 5+ letters, so ``found`` matches derivations by lookup, not by a scan
     keys |= {"pre:" + k[:n] for k in keys if k[:4] != "acr:" for n in range(5, len(k))}
     return keys

@@ -20,7 +20,7 @@ from dataclasses import replace
 from papertrail.protocols import Domain, Embedder
 from papertrail.text.formula import FormulaError, cell_value, evaluate, stated
 from papertrail.types import Calculation, Citation, Hit, Unsupported
-from papertrail.verify.contrast import domain_contrasts
+from papertrail.verify.rivals import domain_contrasts
 from papertrail.verify.verify import MISSING, VerifiedText, cite, judge_pairs
 
 HEAD_CHARS = 300  # of an earlier excerpt of the page: a statement's title, unit and columns

@@ -7,9 +7,11 @@ something else. ``conflict`` looks for general signs of that, from the text alon
   the auxiliary loss", "did *not* improve") and not in the other;
 * **a contrasting word in the same place**: where the claim has one word of a
   contrasting pair or set (increase/decrease, encoder/decoder, base/large,
-  third/second, one name/another name, and the pairs a domain adds through
-  ``Domain.contrasts``), the span has the other next to the same neighbour ("the
-  *base* model" / "the *large* model"), and not the claim's;
+  third/second, and the pairs a domain adds through ``Domain.contrasts``), the
+  span has the other next to the same neighbour ("the *base* model" / "the
+  *large* model"), and not the claim's (another *name* in that place is not read
+  as a contrast: a paraphrase writes names short or long, and words alone cannot
+  tell "GM" from another company);
 * **another period** (``periods``): the claim names a year, quarter or half,
   the excerpt (or what a reader sees beside it) names periods of that kind,
   none of them the claim's;
@@ -23,15 +25,14 @@ Each returns a short reason, or None; how much of the claim is covered is ``judg
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from papertrail.protocols import Domain
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import STOPWORDS, found, rarity, stem, word_keys
 from papertrail.verify.mentions import only_asks
 from papertrail.verify.periods import period_conflict
+from papertrail.verify.rivals import ALLIES, rivals
 from papertrail.verify.superlatives import _superlative, missing_superlative  # noqa: F401
 
 # --- negation ------------------------------------------------------------------------
@@ -117,13 +118,29 @@ def _negates(text: str) -> bool:
     return any(_is_negator(words, i) for i in range(len(words)))
 
 
+_PREFIXES = ("un", "in", "im", "ir", "il", "non", "dis")
+
+
+def _turned(words: set[str]) -> set[str]:
+    """The keys of the words that ``words`` negate by a prefix: "ineffective" says "not
+    effective", "unavailable" "not available"."""
+    out = set()
+    for w in words:
+        for p in _PREFIXES:
+            rest = w[len(p) :].lstrip("-")
+            if w.startswith(p) and len(rest) >= 4 and rarity(rest) < 6.0:
+                out.add(stem(rest))
+    return out
+
+
 def negation_conflict(claim: str, span: str) -> str | None:
     """A shared word negated in one text and not in the other, or None.
 
     Shared words are compared where the claim is plain about them: every use of
     the word in the span must have the other polarity. A negated claim is not
     contradicted by a span that turns the statement around in other words
-    ("removing", "instead"): those are read as agreeing.
+    ("removing", "instead") or a prefix ("not effective" / "ineffective"): those
+    are read as agreeing.
     """
     c, s = read_tokens(claim), read_tokens(span)
     by_key: dict[str, list[bool]] = {}
@@ -132,6 +149,8 @@ def negation_conflict(claim: str, span: str) -> str | None:
     span_words = {t.word for t in s}
     claim_words = {t.word for t in c}
     claim_negates, span_negates = _negates(claim), _negates(span)
+    negated = {t.key for t in c if t.negated}  # what the claim says is not so
+    turned = _turned(span_words)
     for key in dict.fromkeys(t.key for t in c):
         mine = {t.negated for t in c if t.key == key}
         theirs = by_key.get(key)
@@ -140,8 +159,8 @@ def negation_conflict(claim: str, span: str) -> str | None:
             continue
         neg = mine.pop()
         # one text negates the shared word, the other negates nothing at all
-        if neg and (span_negates or (span_words - {word}) & _NEG_LIKE):
-            continue  # the span may say the same with another word
+        if neg and (span_negates or (span_words - {word}) & _NEG_LIKE or turned & negated):
+            continue  # the span may say the same with another word ("ineffective")
         if not neg and (claim_negates or (claim_words - {word}) & _NEG_LIKE):
             continue
         if all(x != neg for x in theirs):
@@ -152,64 +171,6 @@ def negation_conflict(claim: str, span: str) -> str | None:
 
 
 # --- contrasting words in the same place ------------------------------------------
-
-# Contrasting words: "a b | c d" sets a and b (said of the same thing, the same) against c
-# and d; a group without "|" holds words that each exclude all others (ordinals, months).
-_CONTRASTS = [
-    "increase rise grow climb | decrease decline reduce fall drop shrink", "gain | loss",
-    "higher | lower", "high | low", "larger bigger | smaller", "large big | small",
-    "best | worst", "better | worse", "improve | worsen degrade hurt", "positive | negative",
-    "above | below", "before | after", "maximum | minimum", "profit | loss", "strong | weak",
-    "strengthen | weaken", "accelerate | decelerate slow", "expand | contract",
-    "inflow | outflow", "include | exclude", "success | failure", "efficient | inefficient",
-    "outperform | underperform", "surplus | deficit", "long | short", "early | late",
-    "earlier | later", "input | output", "encoder | decoder", "training train | test",
-    "dev validation | test", "supervised | unsupervised", "bidirectional | unidirectional",
-    "left | right", "upper | lower", "add | remove", "majority | minority", "buy | sell",
-    "asset | liability", "debit | credit", "appreciate | depreciate",
-    "overestimate | underestimate", "true | false", "correct | incorrect",
-    "accurate | inaccurate", "possible | impossible", "significant | insignificant",
-    "static | dynamic", "sparse | dense", "shallow | deep", "fast | slow",
-    "cheap | expensive", "easy | difficult hard", "simple | complex", "past | future",
-    "allow | prevent", "enable | disable", "accept | reject", "approve | deny", "win | lose",
-    "local | global", "online | offline", "manual | automatic", "male | female",
-    "men | women", "north | south", "east | west", "upward | downward",
-    "favorable | unfavorable", "profitable | unprofitable", "internal | external",
-    "domestic | foreign international", "gross | net", "base | large big",
-    "first second third fourth fifth", "monday tuesday wednesday thursday friday",
-    "january february march april may june july august september october november december",
-    "annual quarterly monthly weekly daily", "lowest | highest", "beginning start | end",
-    "open | closed", "public | private", "pretrained | scratch",
-]  # fmt: skip
-
-
-def _rivals(groups: Iterable[str]) -> dict[str, frozenset[str]]:
-    out: dict[str, frozenset[str]] = {}
-    for group in groups:
-        parts = group.split("|") if "|" in group else group.split()
-        sets = [part.split() for part in parts]
-        keys = [{stem(w) for w in words} for words in sets]
-        for i, mine in enumerate(keys):
-            others = frozenset().union(*(k for j, k in enumerate(keys) if j != i)) - mine
-            for k in mine:
-                out[k] = out.get(k, frozenset()) | others
-    return out
-
-
-_RIVALS = _rivals(_CONTRASTS)
-
-
-@lru_cache(maxsize=16)
-def rivals(extra: tuple[str, ...] = ()) -> dict[str, frozenset[str]]:
-    """Word key -> the keys that contrast with it: the general groups and ``extra`` ones
-    written the same way (a domain's, ``Domain.contrasts``)."""
-    return _rivals((*_CONTRASTS, *extra)) if extra else _RIVALS
-
-
-def domain_contrasts(domains: Sequence[Domain]) -> tuple[str, ...]:
-    """The contrasting groups ``domains`` add, in their order."""
-    return tuple(g for d in domains for g in d.contrasts)
-
 
 NEAR = 1  # content words apart: a modifier and its head, a verb and its subject
 
@@ -232,18 +193,17 @@ def substitution(claim: str, span: str, contrasts: tuple[str, ...] = ()) -> str 
     (``contrasts``: the groups domains add)."""
     table = rivals(contrasts)
     c, s = read_tokens(claim), read_tokens(span)
-    span_keys, claim_keys = {t.key for t in s}, {t.key for t in c}
+    span_keys = {t.key for t in s}
     keys = _keys(span)
     for t in c:
         others = table.get(t.key, frozenset())
         if t.key in span_keys or found(t.word, keys, acronym=t.name):
             continue  # the span says the claim's word, maybe in a compound ("BERTBASE")
         for u in s:
-            listed = u.key in others and not t.name  # a word of a name contrasts nothing
-            # another name, one the claim does not use itself ("28.4 BLEU on the WMT ...")
-            named = t.name and u.name and rarity(u.word) >= NAME_RARITY and u.key not in claim_keys
-            rival = listed or named
-            if not rival or u.negated != t.negated:
+            # a listed rival; a word of a name contrasts nothing, and another name beside the
+            # same neighbour is as often the same thing written short or long ("GM" /
+            # "General Motors") as another thing: words alone cannot tell them apart
+            if t.name or u.key not in others or u.negated != t.negated:
                 continue
             if t.word in u.word or u.word in t.word:
                 continue  # "LM" / "MLM": one name holds the other
@@ -253,10 +213,13 @@ def substitution(claim: str, span: str, contrasts: tuple[str, ...] = ()) -> str 
                 if n.index == t.index or n.key not in span_keys or n.key in others:
                     continue
                 side = n.index - t.index
+                allies = ALLIES.get(t.key, frozenset())
                 if (
                     _beside(s, u.key, n.key, side)
                     and not _beside(c, u.key, n.key, side)
-                    and (not t.name or rarity(t.word) >= NAME_RARITY)
+                    # the span says the claim's side there too ("sales increased ...
+                    # sales decreased"): which one the claim restates, words cannot tell
+                    and not any(_beside(s, a, n.key, side) for a in allies)
                 ):
                     return f"the excerpt says {u.word!r} beside {n.word!r}, not {t.word!r}"
     return None

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from papertrail.text.figures import Number, excerpt_numbers
+from papertrail.text.periods import glued_quarters
 from papertrail.text.words import word_keys
 from papertrail.verify.evidence import Span, row_with_header, units, windows
 from papertrail.verify.mentions import asserted
@@ -66,10 +67,20 @@ def parse(text: str) -> Excerpt:
     )
 
 
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
 @lru_cache(maxsize=CACHED)
 def context_keys(context: str) -> frozenset[str]:
-    """``word_keys`` of a document name and section heading, read once."""
-    return frozenset(word_keys(context)) if context else frozenset()
+    """``word_keys`` of a document name and section heading, read once; a quarter the
+    name glues to its year ("2023Q2") also as the words a claim writes for it ("Q2",
+    "second quarter")."""
+    if not context:
+        return frozenset()
+    keys = word_keys(context)
+    for n in glued_quarters(context):
+        keys |= word_keys(f"Q{n} {n}Q {_ORDINALS[n - 1]} quarter")
+    return frozenset(keys)
 
 
 @lru_cache(maxsize=CACHED * 4)

@@ -25,9 +25,9 @@ from papertrail.protocols import Domain, Embedder
 from papertrail.text.sentences import strip_markers
 from papertrail.verify import calibrated
 from papertrail.verify.checks import active
-from papertrail.verify.contrast import domain_contrasts
 from papertrail.verify.evidence import Span
 from papertrail.verify.reading import Reading, read
+from papertrail.verify.rivals import domain_contrasts
 
 __all__ = ["Judgement", "Reading", "decide", "judge", "meaning", "read", "similarity"]
 

@@ -12,13 +12,20 @@ here reads a date or weighs words.
 
 from __future__ import annotations
 
-from papertrail.text.periods import lengths, named
+from papertrail.text.lengths import lengths
+from papertrail.text.periods import early_year_names, named
 from papertrail.text.sentences import normalize
 
 
 def periods(text: str) -> dict[str, frozenset[int]]:
-    """The years, quarters and halves ``text`` names: {"year": {2022}, "quarter": {3}}."""
-    return named(normalize(text))
+    """The years, quarters and halves ``text`` names: {"year": {2022}, "quarter": {3}}; a
+    year that ends in January to June counts under both names."""
+    text = normalize(text)
+    out = named(text)
+    early = early_year_names(text)
+    if early:
+        out["year"] = out.get("year", frozenset()) | early
+    return out
 
 
 def period_conflict(claim: str, excerpt: str, context: str = "") -> str | None:

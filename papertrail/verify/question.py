@@ -29,7 +29,7 @@ from papertrail.settings import REFUSAL
 from papertrail.text.ask import MEASURES, as_ask
 from papertrail.text.coverage import coverage
 from papertrail.text.figures import claim_figures, excerpt_numbers, figure_in, states_amount
-from papertrail.text.periods import named
+from papertrail.text.periods import YEAR, named
 from papertrail.text.stated import lacks
 from papertrail.types import Ask, Citation
 from papertrail.verify.evidence import row_with_header, units
@@ -40,7 +40,7 @@ MAY_NOT_ANSWER = "Closest passage (may not answer)"
 _ASIDE = re.compile(r"\([^()]*\)")
 _DATE = re.compile(
     r"\b(?:(?:as\s+(?:of|at)|on|ended|ending)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov"
-    r"|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?\b",
+    rf"|dec)[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+{YEAR})?\b",
     re.I,
 )
 _FRAME = re.compile(r"\bhow\s+(?:many|much)\b", re.I)  # the question's frame, not its subject

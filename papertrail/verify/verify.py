@@ -35,11 +35,11 @@ from papertrail.verify.claims import (
     split_claims,
     strip_copied,
 )
-from papertrail.verify.contrast import domain_contrasts
 from papertrail.verify.evidence import locate
 from papertrail.verify.judge import LEVELS, Judgement, decide, meaning, read
 from papertrail.verify.question import on_question
 from papertrail.verify.refusals import opens_with_refusal
+from papertrail.verify.rivals import domain_contrasts
 
 __all__ = ["COPIED", "MISSING", "VerifiedText", "verify_answer"]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline import PaperTrail
@@ -91,3 +92,43 @@ def test_a_drop_of_pdfs_makes_each_answerable_as_soon_as_it_is_indexed(tmp_path)
     assert pt.ask("c1", "How many layers?").citations
     again = pt.ingest_many("c1", files[:1])  # the same bytes again: nothing re-embedded
     assert not again[0].new and again[0].embedded == 0
+
+
+class ReadAheadEmbedder(HashEmbedder):
+    """On its first call, waits for the pipeline to have read the next PDF ahead."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pipeline: PaperTrail | None = None
+        self.read_ahead: bool | None = None
+
+    def embed(self, texts):
+        if self.read_ahead is None and self.pipeline is not None:
+            self.read_ahead = _wait_for(
+                lambda: any(f.done() for f in self.pipeline._ahead.values())
+            )
+        return super().embed(texts)
+
+
+def _wait_for(done) -> bool:
+    end = time.monotonic() + WAIT
+    while not done():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_the_next_pdf_of_a_drop_is_read_while_the_current_one_is_embedded(tmp_path):
+    embedder = ReadAheadEmbedder()
+    pt = make(tmp_path, embedder)
+    embedder.pipeline = pt
+    files = [("paper.pdf", pdfs.paper_pdf()), ("numbers.pdf", pdfs.numbers_pdf())]
+    results = pt.ingest_many("c1", files)
+    assert embedder.read_ahead is True
+    assert pt._ahead == {}  # the layer read ahead was used, not kept
+    alone = make(tmp_path / "alone", HashEmbedder())
+    want = alone.ingest("c1", "numbers.pdf", files[1][1])
+    assert results[1].document.chunks == want.document.chunks
+    got = [(c.page, c.text) for c in pt.store.chunks("c1", [want.document.doc_id])]
+    assert got == [(c.page, c.text) for c in alone.store.chunks("c1")]

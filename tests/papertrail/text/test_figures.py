@@ -76,6 +76,9 @@ def test_changed_or_absent_figure_is_not_found(claim, excerpt):
         ("It costs $2019 in total.", ["2019"]),  # with a currency sign it is an amount
         ("The 4-layer model scored 91.3 F1.", ["4", "91.3"]),
         ("Sales were 450mn; 40K users joined.", ["450"]),  # a scale suffix counts
+        ("It was pre-trained on 3.3B words.", ["3.3"]),  # a decimal with a scale letter counts
+        ("It was pre-trained on 1.4T tokens.", ["1.4"]),
+        ("In Q4'22 free cash flow was $1.1 billion.", ["1.1"]),  # '22 is a year written short
     ],
 )
 def test_claim_figures_leave_out_years_markers_and_names(claim, expected):
@@ -111,3 +114,55 @@ def test_an_amount_is_marked_by_a_currency_or_a_scale_not_by_what_the_money_is_f
     assert not count.amount
     (months,) = claim_figures("It can take 6 months before revenue is recognised.")
     assert not months.amount
+
+
+def test_figures_and_numbers_keep_their_offsets():
+    from papertrail.text.figures import claim_figures_at, figure_text, numbers_at
+
+    claim = "Sales rose 18.2% to $3.2 billion [1]."
+    text = figure_text(claim)
+    assert [text[a:b] for a, b, _ in claim_figures_at(claim)] == ["18.2", "3.2"]
+    plain = "up 7% in 2023, to 1,204"
+    assert [plain[a:b] for a, b, _ in numbers_at(plain)] == ["7", "2023", "1,204"]
+
+
+def test_a_decimal_with_a_scale_letter_matches_the_amount_spelled_out():
+    (fig,) = claim_figures("It was pre-trained on 3.3B words.")
+    assert figure_in(fig, excerpt_numbers("a corpus of 3.3 billion words"))
+    assert not figure_in(fig, excerpt_numbers("a corpus of 3.5 billion words"))
+    (tokens,) = claim_figures("It was pre-trained on 1.4T tokens.")
+    assert figure_in(tokens, excerpt_numbers("on 1.4 trillion tokens of public data"))
+
+
+def test_spelled_numbers_one_word_on_compounds_and_percentages():
+    (gpus,) = claim_figures("Training ran on 8 GPUs.")
+    assert figure_in(gpus, excerpt_numbers("We trained on eight P100 GPUs."))
+    assert not figure_in(gpus, excerpt_numbers("We trained eight models on P100 GPUs."))
+    (share,) = claim_figures("62% of respondents use the tools weekly.")
+    assert figure_in(share, excerpt_numbers("Sixty-two percent of respondents said so."))
+    assert not figure_in(share, excerpt_numbers("Sixty-three percent of respondents said so."))
+
+
+def test_the_day_of_a_date_is_required_only_where_the_excerpt_writes_dates():
+    from papertrail.text.coverage import coverage
+
+    claim = "For the quarter ended June 30, 2023, revenue was $812 million."
+    assert [f.day for f in claim_figures(claim)] == [True, False]
+    assert not any(f.day for f in claim_figures("Its FCF margin was 21%, its margin 12 points."))
+    assert [f.day for f in claim_figures("It launched on 28 Sept. 2015 with 5 payloads.")] == [
+        True,
+        False,
+    ]
+    named = "Second-quarter 2023 revenue was $812 million."
+    assert "30" not in coverage(claim, named)[1]  # the same quarter, named not dated
+    dated = "For the quarter ended June 29, 2023, revenue was $812 million."
+    assert "30" in coverage(claim, dated)[1]  # another day where the excerpt gives one
+
+
+def test_powers_of_ten_as_claims_and_pdfs_write_them():
+    excerpt = excerpt_numbers("a peak learning rate of 3 × 10−4 and ε = 10−9")
+    for claim in ("The learning rate is 3e-4.", "The learning rate is 3 × 10^-4.", "ε is 1e-9."):
+        (fig,) = claim_figures(claim)
+        assert figure_in(fig, excerpt), claim
+    (wrong,) = claim_figures("The learning rate is 3e-5.")
+    assert not figure_in(wrong, excerpt)

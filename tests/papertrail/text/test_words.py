@@ -1,6 +1,6 @@
 """Words: stems, word keys, rarity and content words, as the verifier and BM25 share them."""
 
-from papertrail.text.words import content_words, found, rarity, stem, word_keys
+from papertrail.text.words import content_words, found, is_content, rarity, stem, word_keys
 
 
 def test_stem_gives_one_key_to_the_forms_of_a_word():
@@ -17,6 +17,14 @@ def test_found_handles_compounds_acronyms_and_derivations():
     assert found("possible", keys)
     assert found("generated", keys)
     assert not found("dropout", keys)
+    # two long lowercase words spell a two-letter acronym; short or stop words do not
+    assert found("lm", word_keys("the language model is trained"), acronym=True)
+    assert not found("ma", word_keys("militate against it"), acronym=True)
+
+
+def test_a_figures_glued_scale_is_no_content_word():
+    assert not is_content("6b") and not is_content("100k")  # of "$4.6B", "100K": a scale
+    assert is_content("p100")
 
 
 def test_rarity_weighs_names_above_everyday_words():
@@ -34,3 +42,14 @@ def test_irregular_verbs_share_their_base_key():
 
     assert stem("paid") == stem("pay") and stem("grew") == stem("grows") == stem("grown")
     assert stem("rose") == stem("rise") and stem("written") == stem("write")
+
+
+def test_a_claim_may_spell_out_an_acronym_the_text_writes():
+    from papertrail.text.coverage import coverage
+
+    said = "RAG reduces factually incorrect content."
+    assert coverage("Retrieval augmented generation reduces incorrect content.", said)[0] == 1.0
+    assert (
+        coverage("Unit sales reduce incorrect content.", "US sales reduce incorrect content.")[0]
+        < 1.0
+    )  # two letters are too few to tell an acronym from a word ("US")

@@ -37,3 +37,13 @@ def test_units_assert_what_the_excerpt_says_not_what_it_asks():
     units = excerpt.parse(text).units
     assert len(units) == 2
     assert "revenu" not in units[0].keys and "revenu" in units[1].keys
+
+
+def test_a_quarter_glued_to_its_year_in_a_file_name_is_context():
+    from papertrail.text.words import found
+    from papertrail.verify.excerpt import context_keys
+
+    keys = context_keys("CONTOSO_2023Q2_EARNINGS")
+    assert found("q2", keys) and found("second", keys)
+    assert not found("q3", keys)
+    assert not found("q2", context_keys("CONTOSO_2023_10K"))
