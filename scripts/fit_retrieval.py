@@ -23,8 +23,9 @@ import argparse
 import hashlib
 import os
 import pickle
+import re
 import sys
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 
 from papertrail.measure import fit
@@ -54,12 +55,15 @@ def slim(pool: stages.Pool) -> stages.Pool:
     return replace(pool, docs=docs)
 
 
+SHIPPED = re.compile(r"(?ms)^class Weights:.*?(?=^\S)")
+
+
 def gather(paths: list[Path], cache: Path) -> list[fit.Case]:
     """Every question's candidates, from the pool cache when the code and data match."""
     code = Path(stages.__file__).parent
     digest = hashlib.sha256()
-    for part in sorted(code.glob("*.py")):
-        digest.update(part.read_bytes())
+    for part in sorted(code.glob("*.py")):  # the weights' values do not change a gathering
+        digest.update(SHIPPED.sub("", part.read_text(encoding="utf-8")).encode())
     pt, cases = None, []
     for path in paths:
         digest_path = hashlib.sha256(digest.digest() + path.read_bytes()).hexdigest()[:16]
@@ -80,11 +84,13 @@ def gather(paths: list[Path], cache: Path) -> list[fit.Case]:
                 docs,
                 {d.doc_id for d in docs},
                 depth=fit.DEPTH,
-                leading=max(int(v) for v in fit.GRID["docs"]),
+                leading=max(int(v) for v in fit.GRID["docs"]) + 2,
             )
             source = "own" if path.parent.parent.name == "evals" else path.parent.name
             name = f"{path.parent.name}/{path.name}"
-            mine.append(fit.Case(source, name, slim(pool), item.gold_docs, item.evidence_pages))
+            names = {d.doc_id: d.name for d in docs}
+            case = fit.Case(source, name, slim(pool), item.gold_docs, item.evidence_pages, names)
+            mine.append(case)
         print(f"gathered {name}: {len(mine)} questions", file=sys.stderr)
         saved.parent.mkdir(parents=True, exist_ok=True)
         saved.write_bytes(pickle.dumps(mine))
@@ -100,12 +106,13 @@ def main() -> int:
     cache = Path(os.environ.get("PAPERTRAIL_EVAL_DIR", "eval-cache")).resolve()
     cases = gather(args.data, cache)
     shipped = Weights()
-    table = fit.score_grid(cases, shipped)
+    fitter = fit.Fitter(cases, shipped)
     sources = {c.dataset: c.source for c in cases}
-    point, value = fit.best(table, set(sources))
-    fitted = fit.weights_of(point, shipped)
-    at_shipped = fit.per_dataset(cases, [fit.heads(c.pool, shipped) for c in cases], shipped)
-    at_fitted = fit.per_dataset(cases, [fit.heads(c.pool, fitted) for c in cases], fitted)
+    table = fitter.table(set(sources.values()))
+    _, fitted, value = fit.best(table, set(sources))
+    inner = tuple(getattr(shipped, n) for n in fitter.inner)
+    at_shipped = fit.per_dataset(cases, fitter.fused(inner), shipped)
+    at_fitted = next(s for _, w, s in table if w == fitted)
     print("\n| data file | source | questions | shipped hit@5 | fitted hit@5 |")
     print("|---|---|---:|---:|---:|")
     for name in sorted(sources):
@@ -117,17 +124,25 @@ def main() -> int:
     print(f"\nover every question, fitted: hit@5 {value[0]:.3f}, mrr@10 {value[1]:.3f}")
     print("\n| left out | fitted without it | its hit@5 then | with every source |")
     print("|---|---|---|---|")
-    for source, (p, alone, every) in fit.leave_one_out(table, sources).items():
-        weights = ", ".join(f"{k} {v:g}" for k, v in p.items())
+    for source, (w, alone, every) in fit.leave_one_out(fitter, sources, table).items():
         then = ", ".join(f"{d.split('/')[1]} {v:.3f}" for d, v in alone.items())
         whole = ", ".join(f"{d.split('/')[1]} {v:.3f}" for d, v in every.items())
-        print(f"| {source} | {weights} | {then} | {whole} |")
-    names = list(fit.GRID)
-    print("\nfitted:  " + ", ".join(f"{n} {asdict(fitted)[n]:g}" for n in names))
-    print("shipped: " + ", ".join(f"{n} {asdict(shipped)[n]:g}" for n in names))
-    same = all(asdict(fitted)[n] == asdict(shipped)[n] for n in names)
+        print(f"| {source} | {_show(w)} | {then} | {whole} |")
+    print(f"\nfitted:  {_show(fitted)}")
+    print(f"shipped: {_show(shipped)}")
+    same = all(getattr(fitted, n) == getattr(shipped, n) for n in NAMES)
     print("the shipped weights are the fitted ones" if same else "shipped != fitted")
     return 0 if same or not args.check else 1
+
+
+NAMES = (*fit.GRID, "confidence", "gains")
+
+
+def _show(w: Weights) -> str:
+    def value(v):
+        return "(" + ", ".join(f"{x:g}" for x in v) + ")" if isinstance(v, tuple) else f"{v:g}"
+
+    return ", ".join(f"{n} {value(getattr(w, n))}" for n in NAMES)
 
 
 if __name__ == "__main__":

@@ -2,15 +2,24 @@
 
 A question's candidates are gathered once (``Retriever.gather``: both stages'
 rankings and signals, a ``stages.Pool``); ranking them under other weights is
-then pure arithmetic (``stages.merge``), so every point of a small grid of
-weights is scored on every development set. The fitted point is the one with
-the best hit@5 over all their questions (doc_hit@5 for a set without gold pages;
-each question counts once, so a small set cannot swing the fit), ties broken
-by mrr@10, then by the order of ``GRID`` (the current value first, so a flat
-direction keeps it). Leave-one-source-out:
-for each source (a corpus folder, or our own questions), the point fitted on
-the other sources is scored on it, so a weight that helps one source only
-shows as a drop there. It leaves out gathering (``scripts/fit_retrieval.py``)
+then pure arithmetic (``stages.merge``). Three kinds of weight:
+
+* ``confidence``: the coefficients that turn the document stage's signals into a
+  probability per document (``retrieve.confidence``), fitted by maximum likelihood
+  of the right document over the channel questions (``fit_confidence``);
+* ``gains``: the chance that a right document's first gold page is at each place of
+  its own ranking, counted over every question with gold pages whose document was
+  read closely (``fit_gains``; smoothed and made non-increasing);
+* ``alpha``, ``page``, ``docs`` and ``guard``: a small grid (``GRID``), each point
+  scored on every development set with the two above fitted at that point.
+
+The chosen point has the best hit@5 over all the training questions (doc_hit@5 for
+a set without gold pages; each question counts once, so a small set cannot swing
+the fit), ties broken by mrr@10, then by the order of ``GRID`` (the current value
+first, so a flat direction keeps it). Leave-one-source-out: for each source (a
+corpus folder, or our own questions), everything (confidence, gains, grid point) is
+fitted on the other sources and scored on it, so a weight that helps one source
+only shows as a drop there. It leaves out gathering (``scripts/fit_retrieval.py``)
 and printing.
 """
 
@@ -18,7 +27,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+from scipy.optimize import minimize
 
 from papertrail.measure.metrics import first_relevant_rank, hit_at, mean, reciprocal_rank
 from papertrail.retrieve import stages
@@ -26,40 +38,36 @@ from papertrail.retrieve.fusion import Weights
 from papertrail.types import Hit
 
 DEPTH = 10
+L2 = 0.01  # a little shrinkage: a signal no question separates stays near 0
 # Each weight's candidate values, the likeliest first: ties go to the earlier one.
 GRID: dict[str, tuple[float, ...]] = {
-    "alpha": (0.6, 0.5, 0.7, 0.4, 0.8),
+    "alpha": (0.5, 0.6, 0.4, 0.7, 0.8),
     "page": (0.5, 0.25, 0.75, 1.0, 0.0),
-    "doc_weight": (2.0, 1.0, 4.0, 0.5, 8.0),
-    "docs": (4, 3, 5, 2, 6, 1),  # the order is fixed: a refit must not depend on the result
+    "docs": (2, 3, 4, 5, 6, 1),  # the order is fixed: a refit must not depend on the result
+    "guard": (1, 0),
 }
+WITHIN = ("alpha", "page", "figure_boost", "section_boost")  # change a document's own ranking
+INTS = ("docs", "guard")
+
+Scores = dict[str, tuple[float, float, float]]  # dataset -> (hit@5, mrr@10, questions)
 
 
 @dataclass(frozen=True)
 class Case:
-    """One question's gathered candidates and gold: ``docs`` file names, ``pages`` of them."""
+    """One question's gathered candidates and gold: ``docs`` file names, ``pages`` of them;
+    ``names``: doc_id -> file name of every document of its channel."""
 
     source: str  # left out together in validation (a corpus folder, our own set)
     dataset: str  # the data file, scored on its own
     pool: stages.Pool
     docs: tuple[str, ...]
     pages: tuple[int, ...]
-
-
-def ranks(case: Case, within: dict[str, list[Hit]], w: Weights) -> tuple[int | None, int | None]:
-    """(rank of the first gold page, rank of the first gold document) in the top ``DEPTH``."""
-    pool = case.pool
-    keep = set(stages.leading(pool.prior, pool.must, int(w.docs))) if pool.prior else None
-    chosen = {d: h for d, h in within.items() if keep is None or d in keep}
-    top = stages.merge(chosen, pool.prior, pool.must, w, DEPTH)
-    on_doc = [h.chunk.doc_name in case.docs for h in top]
-    on_page = [ok and h.chunk.page in case.pages for ok, h in zip(on_doc, top, strict=True)]
-    return first_relevant_rank(on_page), first_relevant_rank(on_doc)
+    names: dict[str, str] = field(default_factory=dict)
 
 
 def heads(pool: stages.Pool, w: Weights) -> dict[str, list[Hit]]:
     """Each document's own ranking cut to its first passage per page, ``DEPTH`` of them:
-    all a merged top ``DEPTH`` can take from it (a positive factor keeps its order)."""
+    all a merged top ``DEPTH`` can take from it."""
     out = {}
     for doc in pool.docs:
         seen, kept = set(), []
@@ -73,33 +81,87 @@ def heads(pool: stages.Pool, w: Weights) -> dict[str, list[Hit]]:
     return out
 
 
-def score_grid(
-    cases: Sequence[Case], base: Weights, grid: dict[str, Sequence[float]] = GRID
-) -> list[tuple[dict[str, float], dict[str, tuple[float, float, float]]]]:
-    """For each grid point, per dataset: (hit@5 or doc_hit@5, mrr@10 or doc mrr@10)."""
-    out = []
-    within_names = [n for n in grid if n in ("alpha", "page", "figure_boost", "section_boost")]
-    other = [n for n in grid if n not in within_names]
-    for inner in itertools.product(*(grid[n] for n in within_names)):
-        w_in = replace(base, **dict(zip(within_names, inner, strict=True)))
-        fused = [heads(c.pool, w_in) for c in cases]  # the costly part: once per inner point
-        for outer in itertools.product(*(grid[n] for n in other)):
-            point = dict(zip(within_names, inner, strict=True)) | dict(
-                zip(other, outer, strict=True)
-            )
-            w = replace(w_in, **{n: (int(v) if n == "docs" else v) for n, v in point.items()})
-            out.append((point, per_dataset(cases, fused, w)))
-    return sorted(out, key=lambda row: _grid_order(row[0], grid))
+def ranks(case: Case, within: dict[str, list[Hit]], w: Weights) -> tuple[int | None, int | None]:
+    """(rank of the first gold page, rank of the first gold document) in the top ``DEPTH``."""
+    pool = case.pool
+    p = stages.chances(pool, w)
+    must = stages.required(pool.signals, pool.must, p, w.guard)
+    keep = set(stages.reading(p, must, w, DEPTH)) if pool.signals else None
+    chosen = {d: h for d, h in within.items() if keep is None or d in keep}
+    top = stages.merge(chosen, p, must, w.gains, DEPTH)
+    on_doc = [h.chunk.doc_name in case.docs for h in top]
+    on_page = [ok and h.chunk.page in case.pages for ok, h in zip(on_doc, top, strict=True)]
+    return first_relevant_rank(on_page), first_relevant_rank(on_doc)
+
+
+def fit_confidence(cases: Sequence[Case]) -> tuple[float, ...]:
+    """The coefficients of ``confidence.SIGNALS`` that maximise the probability of the
+    right document over the channel questions (L2-shrunk, rounded to 0.01)."""
+    rows = []
+    for case in cases:
+        ids = list(case.pool.signals)
+        gold = [i for i, d in enumerate(ids) if case.names.get(d) in case.docs]
+        if ids and gold:
+            rows.append((np.array([case.pool.signals[d] for d in ids], np.float64), gold))
+    width = len(next(iter(rows))[0][0]) if rows else len(Weights().confidence)
+    if not rows:
+        return Weights().confidence
+
+    def loss(theta):
+        total, grad = L2 * theta @ theta, 2 * L2 * theta
+        for x, gold in rows:
+            z = x @ theta
+            z = z - z.max()
+            p = np.exp(z) / np.exp(z).sum()
+            mass = p[gold].sum()
+            total -= np.log(max(mass, 1e-300))
+            grad = grad - (p[gold] @ x[gold]) / max(mass, 1e-300) + p @ x
+        return total, grad
+
+    found = minimize(loss, np.zeros(width), jac=True, method="L-BFGS-B")
+    return tuple(round(float(v), 2) + 0.0 for v in found.x)
+
+
+def fit_gains(cases: Sequence[Case], fused: Sequence[dict[str, list[Hit]]]) -> tuple[float, ...]:
+    """Per place of a document's own ranking (first passage per page, ``DEPTH`` places):
+    the share of questions whose first gold page is there, among those with gold pages
+    whose gold document was ranked; add-a-half smoothed, made non-increasing (pooled
+    where a later place counts more), rounded to 0.001."""
+    counts = np.zeros(DEPTH + 1)  # the last: beyond DEPTH, or never
+    for case, within in zip(cases, fused, strict=True):
+        if not case.pages:
+            continue
+        ranked = next((h for h in within.values() if h and h[0].chunk.doc_name in case.docs), None)
+        if ranked is None:
+            continue
+        place = next((i for i, h in enumerate(ranked) if h.chunk.page in case.pages), DEPTH)
+        counts[place] += 1
+    share = (counts[:DEPTH] + 0.5) / (counts.sum() + 0.5 * (DEPTH + 1))
+    return tuple(max(round(float(v), 3), 0.001) for v in _non_increasing(share))
+
+
+def _non_increasing(values: np.ndarray) -> list[float]:
+    """The closest non-increasing sequence (pool adjacent violators, equal weights)."""
+    blocks: list[list[float]] = []  # [mean, size]
+    for v in values:
+        blocks.append([float(v), 1.0])
+        while len(blocks) > 1 and blocks[-2][0] < blocks[-1][0]:
+            (m2, n2), (m1, n1) = blocks.pop(), blocks.pop()
+            blocks.append([(m1 * n1 + m2 * n2) / (n1 + n2), n1 + n2])
+    return [m for m, n in blocks for _ in range(int(n))]
 
 
 def per_dataset(
-    cases: Sequence[Case], fused: Sequence[dict[str, list[Hit]]], w: Weights
-) -> dict[str, tuple[float, float, float]]:
+    cases: Sequence[Case], fused: Sequence[dict[str, list[Hit]]], w: Weights, known=None
+) -> Scores:
     """Per dataset: hit@5 and mrr@10 over questions with gold pages, or the same at
-    document level for a dataset that has none, and how many questions count."""
+    document level for a dataset that has none, and how many questions count.
+    ``known``: case position -> its ``ranks`` already found (they do not depend on ``w``
+    beyond the document's own ranking when there is nothing to route)."""
     found: dict[str, list[tuple[int | None, int | None, bool]]] = {}  # dataset -> ranks
-    for case, within in zip(cases, fused, strict=True):
-        page, doc = ranks(case, within, w)
+    known = known or {}
+    for i, (case, within) in enumerate(zip(cases, fused, strict=True)):
+        page, doc = known[i] if i in known else ranks(case, within, w)
         found.setdefault(case.dataset, []).append((page, doc, bool(case.pages)))
     out = {}
     for name, rows in found.items():
@@ -113,50 +175,83 @@ def per_dataset(
     return out
 
 
+class Fitter:
+    """Scores grid points on gathered cases, computing each document's own ranking once
+    per point of the weights that change it."""
+
+    def __init__(self, cases: Sequence[Case], base: Weights, grid=GRID) -> None:
+        self.cases, self.base, self.grid = list(cases), base, grid
+        self.inner = [n for n in grid if n in WITHIN]
+        self.outer = [n for n in grid if n not in WITHIN]
+        self._heads: dict[tuple, list[dict[str, list[Hit]]]] = {}
+        self._alone: dict[tuple, dict[int, tuple[int | None, int | None]]] = {}
+
+    def fused(self, inner: tuple) -> list[dict[str, list[Hit]]]:
+        if inner not in self._heads:
+            w = replace(self.base, **dict(zip(self.inner, inner, strict=True)))
+            self._heads[inner] = [heads(c.pool, w) for c in self.cases]
+            self._alone[inner] = {  # nothing to route: only the document's own ranking counts
+                i: ranks(c, self._heads[inner][i], w)
+                for i, c in enumerate(self.cases)
+                if not c.pool.signals
+            }
+        return self._heads[inner]
+
+    def table(self, train: set[str]) -> list[tuple[dict[str, float], Weights, Scores]]:
+        """Every grid point with ``confidence`` and ``gains`` fitted on the ``train``
+        sources' questions, and its scores on every dataset, in the grid's order."""
+        mine = [i for i, c in enumerate(self.cases) if c.source in train]
+        confidence = fit_confidence([self.cases[i] for i in mine])
+        out = []
+        for inner in itertools.product(*(self.grid[n] for n in self.inner)):
+            fused = self.fused(inner)
+            gains = fit_gains([self.cases[i] for i in mine], [fused[i] for i in mine])
+            for outer in itertools.product(*(self.grid[n] for n in self.outer)):
+                point = dict(zip(self.inner, inner, strict=True))
+                point |= dict(zip(self.outer, outer, strict=True))
+                w = weights_of(point, replace(self.base, confidence=confidence, gains=gains))
+                out.append((point, w, per_dataset(self.cases, fused, w, self._alone[inner])))
+        return out
+
+
 def best(
-    table: Sequence[tuple[dict[str, float], dict[str, tuple[float, float, float]]]],
-    datasets: set[str],
-) -> tuple[dict[str, float], tuple[float, float]]:
+    table: Sequence[tuple[dict[str, float], Weights, Scores]], datasets: set[str]
+) -> tuple[dict[str, float], Weights, tuple[float, float]]:
     """The grid point with the best mean over the questions of ``datasets`` (hit@5, then
-    mrr@10, then the grid's own order: ``table`` is sorted by it and the first best is
-    kept)."""
-    chosen, top = table[0][0], (-1.0, -1.0)
-    for point, scores in table:
+    mrr@10, then the grid's own order: ``table`` is in it and the first best is kept)."""
+    chosen, top = table[0][:2], (-1.0, -1.0)
+    for point, w, scores in table:
         rows = [scores[d] for d in datasets if d in scores]
         n = sum(r[2] for r in rows) or 1.0  # every question counts once: a small set is noisy
         value = (sum(r[0] * r[2] for r in rows) / n, sum(r[1] * r[2] for r in rows) / n)
         tied = abs(value[0] - top[0]) <= 1e-9
         if value[0] > top[0] + 1e-9 or (tied and value[1] > top[1] + 1e-9):
-            chosen, top = point, value
-    return chosen, top
+            chosen, top = (point, w), value
+    return chosen[0], chosen[1], top
 
 
 def leave_one_out(
-    table, sources: dict[str, str]
-) -> dict[str, tuple[dict[str, float], dict[str, float], dict[str, float]]]:
-    """Per source left out: (point fitted without it, its datasets' scores there, and
-    at the point fitted on everything)."""
-    every, _ = best(table, set(sources))
-    scores_at = {_key(p): s for p, s in table}
+    fitter: Fitter, sources: dict[str, str], every=None
+) -> dict[str, tuple[Weights, dict[str, float], dict[str, float]]]:
+    """Per source left out: (weights fitted without it, its datasets' scores there, and
+    at the weights fitted on everything; ``every``: that table, if already made)."""
+    every = every if every is not None else fitter.table(set(sources.values()))
+    _, w_all, _ = best(every, set(sources))
+    at_all = next(s for _, w, s in every if w == w_all)
     out = {}
     for source in sorted(set(sources.values())):
         mine = {d for d, s in sources.items() if s == source}
-        point, _ = best(table, set(sources) - mine)
+        others = set(sources.values()) - {source}
+        table = fitter.table(others)
+        _, w, _ = best(table, set(sources) - mine)
+        scores = next(s for _, w2, s in table if w2 == w)
         out[source] = (
-            point,
-            {d: scores_at[_key(point)][d][0] for d in sorted(mine)},
-            {d: scores_at[_key(every)][d][0] for d in sorted(mine)},
+            w,
+            {d: scores[d][0] for d in sorted(mine)},
+            {d: at_all[d][0] for d in sorted(mine)},
         )
     return out
 
 
 def weights_of(point: dict[str, float], base: Weights = Weights()) -> Weights:
-    return replace(base, **{n: (int(v) if n == "docs" else v) for n, v in point.items()})
-
-
-def _key(point: dict[str, float]) -> tuple:
-    return tuple(sorted(point.items()))
-
-
-def _grid_order(point: dict[str, float], grid) -> tuple[int, ...]:
-    return tuple(list(grid[n]).index(v) for n, v in point.items())
+    return replace(base, **{n: (int(v) if n in INTS else v) for n, v in point.items()})

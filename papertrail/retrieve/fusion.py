@@ -9,13 +9,13 @@ and added (or, with ``fusion="rrf"``, reciprocal ranks are added). On top:
   rises even when its own words are only some of them.
 * ``figure_boost`` for a chunk holding an exact figure of the question;
 * ``section_boost`` for a chunk of a page a section the question names titles
-  (a domain's knowledge: a named report section, say);
-* a document prior (``routing``): the score is multiplied by
-  ``1 + doc_weight * prior`` with the prior of the chunk's document in [0, 1].
+  (a domain's knowledge: a named report section, say).
 
-``cover`` then makes sure the top k shows a passage of each document the
-routing says must be seen. Pure functions over plain values; what the
-rankings are lives in ``retrieve``.
+This ranks one document's passages (or a channel's, when nothing tells its
+documents apart); how documents share a channel's top k is ``stages``'.
+``cover`` makes sure the top k shows a passage of each document the routing
+says must be seen. Pure functions over plain values; what the rankings are
+lives in ``retrieve``.
 """
 
 from __future__ import annotations
@@ -30,9 +30,12 @@ from papertrail.types import Chunk, Hit
 class Weights:
     """How much each signal counts (see the module docstring).
 
-    ``alpha``, ``page``, ``doc_weight`` and ``docs`` are fitted on the development
-    sets by ``scripts/fit_retrieval.py`` (docs/retrieval.md says how to refit them);
-    the boosts and ``rrf_k`` are set by hand.
+    ``alpha``, ``page``, ``docs`` and ``guard`` are chosen on the development sets by
+    ``scripts/fit_retrieval.py``, ``confidence`` (the coefficients of
+    ``confidence.SIGNALS``) and ``gains`` (the chance that a right document's first
+    gold page is at each place of its own ranking, first place first) are fitted by
+    it (docs/retrieval.md says how to refit them); the boosts and ``rrf_k`` are set
+    by hand.
     """
 
     fusion: str = "convex"  # "convex" or "rrf"
@@ -41,8 +44,10 @@ class Weights:
     page: float = 0.5
     figure_boost: float = 0.5
     section_boost: float = 0.6
-    doc_weight: float = 8.0  # with no document excluded, the prior must be able to reorder
-    docs: int = 2  # documents whose passages are ranked one by one (``stages``)
+    docs: int = 6  # at most this many documents read closely (``stages.reading``)
+    guard: int = 0  # 1: the top results show each single ranking's first document
+    confidence: tuple[float, ...] = (-4.08, 4.16, 7.54, 3.65, 7.82, 0.91, 0.29, 0.79)
+    gains: tuple[float, ...] = (0.625, 0.183, 0.041, 0.041, 0.026, 0.01, 0.01, 0.005, 0.005, 0.005)
 
 
 def fuse(
@@ -54,15 +59,13 @@ def fuse(
     has_figure: Callable[[Chunk], bool] = lambda c: False,
     sections: Iterable[Chunk] = (),
     page_of: Callable[[Chunk], float] = lambda c: 0.0,
-    prior: dict[str, float] | None = None,
 ) -> list[Hit]:
     """Every candidate as a ``Hit``, best first.
 
     ``extra`` and ``sections`` are candidates found by neither ranking (chunks
     of strong pages, of named sections' pages); ``has_figure`` says whether a
     chunk holds an exact figure of the question (from BM25's own term counts);
-    ``page_of`` gives a chunk's page score in [0, 1]; ``prior`` a document's
-    prior in [0, 1].
+    ``page_of`` gives a chunk's page score in [0, 1].
     """
     chunks: dict[str, Chunk] = {}
     boosted = set()
@@ -83,7 +86,6 @@ def fuse(
         part_d = part_l = lambda rank: 1.0 / (w.rrf_k + rank)  # noqa: E731
     else:
         part_d, part_l = _minmax(dense, w.alpha), _minmax(lexical, 1.0 - w.alpha)
-    prior = prior or {}
     hits = []
     for cid, chunk in chunks.items():
         score = w.page * page_of(chunk)
@@ -97,7 +99,6 @@ def fuse(
             score += w.figure_boost
         if cid in boosted:
             score += w.section_boost
-        score *= 1.0 + w.doc_weight * prior.get(chunk.doc_id, 0.0)
         hits.append(Hit(chunk, score, d_rank, l_rank, d_sim))
     return sorted(hits, key=order)
 

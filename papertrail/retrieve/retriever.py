@@ -3,17 +3,17 @@
 ``Retriever.search`` drops answer-format sentences from the question (the
 channel's domains know them: "Round your answer to two decimal places."), then
 ``gather``s the candidates: the ``candidates`` best chunks by cosine and by BM25
-over every ready document, and a prior per document (``routing``: what it says
-about itself, the period it covers, its best page, its best dense match); then
-each leading document searched on its own as a one-document channel would be
-(its own dense and BM25 best, its strongest pages, exact figures, the sections
-a domain says the question names). ``stages.rank`` fuses each document's
-candidates (``fusion``) and merges them by the prior; no document is excluded,
-and the top k shows the best document of each single ranking, the prior's
-favourite and each asked period's document (``fusion.cover``). BM25 indexes
-chunks, pages and documents (``lexical``), built per channel and cached until
-the set of ready documents changes; a domain adds its wording to the BM25 query.
-It leaves out re-ranking models and generation.
+over every ready document, and each document's signals (``routing``: what it
+says about itself, its period, its best page and dense match; ``confidence``);
+then each leading document searched on its own as a one-document channel would
+be (its own dense and BM25 best, its strongest pages, exact figures, the
+sections a domain says the question names). ``stages.rank`` fuses each
+document's candidates (``fusion``) and shares the top k among the documents by
+the calibrated probability that each is the one asked about; no document is
+excluded, and the top k shows each single ranking's first document and each
+asked period's (``fusion.cover``). BM25 indexes chunks, pages and documents
+(``lexical``), built per channel and cached until the set of ready documents
+changes; a domain adds its wording to the BM25 query. No re-ranking models.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import numpy as np
 
 from papertrail.errors import PaperTrailError
 from papertrail.protocols import Domain, Embedder, Store
-from papertrail.retrieve import lexical, routing, stages
+from papertrail.retrieve import confidence, lexical, routing, stages
 from papertrail.retrieve.fusion import Weights
 from papertrail.retrieve.lexical import LexicalIndex, lexical_text, top_rows
 from papertrail.text import periods, words
@@ -97,9 +97,7 @@ class Retriever:
                 f"Unknown search mode {mode!r}: use one of {', '.join(MODES)}.", code="config"
             )
         docs = self.store.documents(channel) if documents is None else list(documents)
-        allowed = {d.doc_id for d in docs}
-        if doc_ids is not None:
-            allowed &= set(doc_ids)
+        allowed = {d.doc_id for d in docs if doc_ids is None or d.doc_id in doc_ids}
         if not allowed or k <= 0 or not question.strip():
             return []
         if mode == "hybrid":
@@ -130,10 +128,11 @@ class Retriever:
     ) -> stages.Pool:
         """Everything ``stages.rank`` needs for ``question`` over the ``allowed`` documents.
 
-        First stage: dense and BM25 over every allowed document and the routing
-        prior. Second: for each of the ``leading`` documents with the highest prior
-        (``Weights.docs`` unless given) and each document the top results must show,
-        its own dense and BM25 candidates, ``candidates`` of each, as a channel holding
+        First stage: dense and BM25 over every allowed document, the routing prior
+        and each document's signals (``confidence``). Second: for each document that
+        can take a place in the top ``depth`` (``stages.reading``; with ``leading``,
+        that many of the most probable) and each one the top results must show, its
+        own dense and BM25 candidates, ``candidates`` of each, as a channel holding
         only that document would search it.
         """
         index = self._index(channel, docs)
@@ -147,9 +146,10 @@ class Retriever:
         scores, page_scores = index.chunk_scores(expanded), index.page_scores(expanded)
         lexical_hits = _top(index, scores, index.rows_of(allowed), n)
         asked = periods.asked(query)
-        prior = routing.doc_prior(index, asked, terms, page_scores, dense, allowed)
-        firsts = routing.leaders([dense, lexical_hits], self.ranking_docs)
-        must = routing.wanted(index, asked, prior, firsts) if len(allowed) > 1 else []
+        parts = routing.evidence(index, asked, terms, page_scores, dense, allowed)
+        prior = routing.mixed(parts)
+        rankings = [routing.leaders([r], self.ranking_docs) for r in (dense, lexical_hits)]
+        must = routing.wanted(index, asked, prior) if len(allowed) > 1 else []
         figures = sorted(_figures(terms))
         named = {kind for domain in active for kind in domain.sections_named(question)}
         if not prior:  # one document (or nothing to route by): the first stage is the second
@@ -157,17 +157,16 @@ class Retriever:
             holds = index.chunk_scores(figures) > 0 if figures else None
             one = self._pool(index, allowed, dense, lexical_hits, page_scores, holds, named, only)
             return stages.Pool((one,), must=tuple(must))
-        chosen = stages.leading(prior, must, self.weights.docs if leading is None else leading)
+        signals = confidence.signals(prior, parts, rankings)
         pools = []
-        for doc_id in chosen:  # each searched as a channel holding only it would search it
-            alone = index.part(doc_id)
+        for doc_id in stages.to_read(signals, must, self.weights, max(depth, self.shown), leading):
+            alone = index.part(doc_id)  # each searched as a channel holding only it would
             own = self.store.query(channel, qvec, n, doc_ids=[doc_id], documents=docs)
-            mine = alone.chunk_scores(expanded)
+            lex = _top(alone, alone.chunk_scores(expanded), None, n)
             holds = alone.chunk_scores(figures) > 0 if figures else None
-            lex = _top(alone, mine, None, n)
             pages = alone.page_scores(expanded)
             pools.append(self._pool(alone, {doc_id}, own, lex, pages, holds, named, doc_id))
-        return stages.Pool(tuple(pools), prior=prior, must=tuple(must))
+        return stages.Pool(tuple(pools), signals=signals, must=tuple(must))
 
     def _pool(self, index, allowed, dense, lexical_hits, page_scores, holds, named, doc_id):
         """The candidates of the ``allowed`` documents taken together, as one ranking

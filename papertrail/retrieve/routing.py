@@ -16,11 +16,13 @@ paper, not the file. The signals, each scaled by its best document:
   other signals favour.
 
 They are mixed (``IDENTITY``, ``CONTENT``, ``DENSE``, ``PERIOD``) and scaled so
-the best document gets 1. With one document there is nothing to route.
-``wanted`` names the documents whose passages the final ranking must show:
-the best of each ranking and, for a question spanning several periods, the
-best document of each. It leaves out learned routers and metadata the
-uploader did not put in the PDF.
+the best document gets 1; ``evidence`` gives them apart, so that ``confidence``
+can weigh each by a fit. With one document there is nothing to route.
+``leaders`` names each single ranking's first documents (signals of
+``confidence``); ``wanted`` the documents whose passages the final ranking must
+show for a question spanning several periods: the best document of each. It
+leaves out the calibration of the prior into a probability (``confidence``) and
+metadata the uploader did not put in the PDF.
 """
 
 from __future__ import annotations
@@ -69,6 +71,28 @@ def doc_prior(
     allowed: set[str],
 ) -> dict[str, float]:
     """doc_id -> prior in [0, 1] for the ``allowed`` documents of ``index``."""
+    return mixed(evidence(index, asked, terms, page_scores, dense, allowed))
+
+
+def mixed(parts: dict[str, tuple[float, float, float, float]]) -> dict[str, float]:
+    """The prior from each document's ``evidence``: its parts mixed, scaled so the best
+    document gets 1 (empty when no document scores)."""
+    weights = (IDENTITY, CONTENT, DENSE, PERIOD)
+    raw = {d: sum(w * v for w, v in zip(weights, part, strict=True)) for d, part in parts.items()}
+    top_score = max(raw.values(), default=0.0)
+    return {d: v / top_score for d, v in raw.items()} if top_score > 0 else {}
+
+
+def evidence(
+    index: LexicalIndex,
+    asked: periods.Asked,
+    terms: list[str],
+    page_scores: np.ndarray,
+    dense: list[tuple[Chunk, float]],
+    allowed: set[str],
+) -> dict[str, tuple[float, float, float, float]]:
+    """doc_id -> (identity, content, dense, period) for the ``allowed`` documents of
+    ``index``, the first three scaled by their best document; empty with fewer than two."""
     keep = np.array([doc_id in allowed for doc_id, _ in index.key], dtype=bool)
     if keep.sum() < 2:
         return {}
@@ -86,13 +110,19 @@ def doc_prior(
         if pos is not None:
             best_dense[pos] = max(best_dense[pos], sim)
     best_dense = np.where(keep, best_dense, 0.0)
-    mixed = IDENTITY * _scaled(identity) + CONTENT * _scaled(content) + DENSE * _scaled(best_dense)
-    mixed = np.where(keep, mixed, 0.0)
-    mixed += PERIOD * np.where(keep, period_scores(index, asked, mixed), 0.0)
-    top_score = float(mixed.max())
-    if top_score <= 0:
-        return {}
-    return {doc_id: float(mixed[pos]) / top_score for doc_id, pos in position.items() if keep[pos]}
+    parts = [_scaled(identity), _scaled(content), _scaled(best_dense)]
+    base = IDENTITY * parts[0] + CONTENT * parts[1] + DENSE * parts[2]
+    period = np.where(keep, period_scores(index, asked, np.where(keep, base, 0.0)), 0.0)
+    return {
+        doc_id: (
+            float(parts[0][pos]),
+            float(parts[1][pos]),
+            float(parts[2][pos]),
+            float(period[pos]),
+        )
+        for doc_id, pos in position.items()
+        if keep[pos]
+    }
 
 
 def period_scores(index: LexicalIndex, asked: periods.Asked, base: np.ndarray) -> np.ndarray:
@@ -111,24 +141,12 @@ def period_scores(index: LexicalIndex, asked: periods.Asked, base: np.ndarray) -
     return out
 
 
-def wanted(
-    index: LexicalIndex,
-    asked: periods.Asked,
-    prior: dict[str, float],
-    firsts: list[str],
-) -> list[str]:
-    """The documents the top results must include, most important first.
-
-    ``firsts`` are the single rankings' leading documents (``leaders``: dense,
-    BM25): whatever the prior says, their passages compete in the top results,
-    so the fused ranking rarely finds the right document less often than either
-    alone. The prior's favourite comes right after each ranking's first, and for
-    a question naming several periods (or "the last three quarters") the best
-    document of each.
-    """
-    out = list(firsts)
-    if prior:
-        out.insert(min(2, len(out)), top(prior, 1)[0])
+def wanted(index: LexicalIndex, asked: periods.Asked, prior: dict[str, float]) -> list[str]:
+    """The documents the top results must include for a question spanning several periods
+    ("across Q1 and Q2", "the last three quarters"): the best document of each, by the
+    prior. A question about one period needs none: the right document is the most
+    probable one, and ``stages`` gives places by probability."""
+    out: list[str] = []
     if len(asked.periods) > 1 or asked.latest > 1:
         covered = index.covered
         pos = {doc_id: p for p, (doc_id, _) in enumerate(index.key)}

@@ -1,11 +1,17 @@
-"""fit: the grid is scored on gathered pools, the best point kept, each source left out."""
+"""fit: confidence and gains fitted on gathered pools, the grid's best point kept, each
+source left out."""
 
 from __future__ import annotations
+
+import pytest
 
 from papertrail.measure import fit
 from papertrail.retrieve import stages
 from papertrail.retrieve.fusion import Weights
 from papertrail.types import Chunk, Rect
+
+A, B = "a" * 64, "b" * 64
+NAMES = {A: "a.pdf", B: "b.pdf"}
 
 
 def pool_of(doc: str, pages: int, best: float) -> stages.DocPool:
@@ -15,34 +21,52 @@ def pool_of(doc: str, pages: int, best: float) -> stages.DocPool:
     return stages.DocPool(doc * 64, [(c, best - 0.01 * i) for i, c in enumerate(chunks)], [])
 
 
-def case(source: str, right_prior: float, page: int) -> fit.Case:
-    """Two documents; the gold one ("a") has ``right_prior`` and its gold page at ``page``."""
-    pool = stages.Pool(
-        (pool_of("a", 8, 0.9), pool_of("b", 8, 0.9)),
-        prior={"a" * 64: right_prior, "b" * 64: 1.0 - right_prior + 0.5},
-    )
-    return fit.Case(source, f"{source}/qa.jsonl", pool, ("a.pdf",), (page,))
+def case(
+    source: str, right_prior: float, page: int, dense_first: str = B, gold: str = "a.pdf"
+) -> fit.Case:
+    """Two documents; "a" has ``right_prior`` against b's 1.0; the ``gold`` one has its gold
+    page at ``page`` of its own ranking; ``dense_first`` is dense search's first."""
+    none = (0.0, 0.0, 0.0, 0.0)  # no evidence parts
+    signals = {
+        A: (right_prior, *none, float(dense_first == A), 0.0, 0.0),
+        B: (1.0, *none, float(dense_first == B), 0.0, 0.0),
+    }
+    pool = stages.Pool((pool_of("a", 8, 0.9), pool_of("b", 8, 0.9)), signals=signals)
+    return fit.Case(source, f"{source}/qa.jsonl", pool, (gold,), (page,), NAMES)
 
 
-GRID = {"doc_weight": (0.0, 8.0), "docs": (2,)}
+def test_confidence_learns_which_signal_finds_the_right_document():
+    # the right document is dense search's first, never routing's favourite
+    cases = [case("x", 0.5, 1, dense_first=A) for _ in range(6)]
+    cases += [case("x", 0.9, 1, dense_first=A) for _ in range(3)]
+    coef = fit.fit_confidence(cases)
+    assert coef[5] > 0 and coef[0] < coef[5]  # dense first counts, the prior less
+    assert fit.fit_confidence(cases) == coef  # reproducible: a refit gives the same numbers
 
 
-def test_the_point_that_ranks_gold_pages_higher_is_chosen():
-    cases = [case("x", 1.0, 4), case("x", 1.0, 3)]  # routing right: trust it
-    table = fit.score_grid(cases, Weights(), GRID)
-    point, (hit5, _) = fit.best(table, {"x/qa.jsonl"})
-    assert point == {"doc_weight": 8.0, "docs": 2} and hit5 == 1.0
-    flat = next(s for p, s in table if p["doc_weight"] == 0.0)["x/qa.jsonl"]
-    assert flat[0] < 1.0  # the premise: interleaving the documents pushes page 4 out
+def test_gains_count_where_the_first_gold_page_sits_and_never_rise():
+    cases = [case("x", 1.0, page) for page in (1, 1, 1, 2, 4, 3, 4, 4)]
+    fused = [fit.heads(c.pool, Weights()) for c in cases]
+    gains = fit.fit_gains(cases, fused)
+    assert len(gains) == fit.DEPTH
+    assert gains[0] == max(gains) and list(gains) == sorted(gains, reverse=True)
+    assert gains[2] == gains[3]  # 1 at place 3 and 3 at place 4: pooled
+    assert sum(gains) < 1.0 and min(gains) > 0
+    assert gains[0] == pytest.approx((3 + 0.5) / (8 + 0.5 * 11), abs=1e-3)
 
 
-def test_ties_keep_the_grid_order_and_a_source_is_scored_by_the_others_choice():
-    cases = [case("x", 1.0, 4), case("y", 0.5, 1)]
-    table = fit.score_grid(cases, Weights(), GRID)
-    out = fit.leave_one_out(table, {"x/qa.jsonl": "x", "y/qa.jsonl": "y"})
-    without_y, scores_y, _ = out["y"]
-    assert without_y["doc_weight"] == 8.0  # what x wants
-    assert scores_y["y/qa.jsonl"] == 1.0  # y's gold page 1 is first either way: a tie...
-    without_x, scores_x, _ = out["x"]
-    assert without_x["doc_weight"] == 0.0  # ... which keeps the grid's first value
-    assert scores_x["x/qa.jsonl"] < 1.0
+def test_the_point_that_ranks_gold_pages_higher_is_chosen_and_each_source_left_out():
+    grid = {"docs": (2, 1), "guard": (0,)}
+    # x: nothing tells the two documents apart and either may be right: both need a place
+    xs = [case("x", 1.0, 1, dense_first="", gold=g) for g in ("a.pdf", "b.pdf") * 2]
+    # y: a single right document read alone ranks page 1 first either way
+    ys = [case("y", 1.0, 1, dense_first=A) for _ in range(2)]
+    fitter = fit.Fitter(xs + ys, Weights(), grid)
+    table = fitter.table({"x", "y"})
+    point, w, (hit5, _) = fit.best(table, {"x/qa.jsonl", "y/qa.jsonl"})
+    assert point == {"docs": 2, "guard": 0} and hit5 == 1.0
+    one = next(s for p, _, s in table if p["docs"] == 1)["x/qa.jsonl"]
+    assert one[0] < 1.0  # the premise: reading one document only loses x's pages
+    out = fit.leave_one_out(fitter, {"x/qa.jsonl": "x", "y/qa.jsonl": "y"})
+    w_without_y, scores_y, at_all = out["y"]
+    assert w_without_y.docs == 2 and scores_y["y/qa.jsonl"] == at_all["y/qa.jsonl"] == 1.0

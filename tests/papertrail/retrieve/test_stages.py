@@ -28,27 +28,63 @@ def test_one_document_is_ranked_as_its_own_fusion_says():
     assert [h.chunk.id for h in got] == [h.chunk.id for h in diversify(only.fused(w), 1)][:4]
 
 
-def test_the_prior_orders_documents_and_each_keeps_its_own_order():
-    a, b = pool_of("a", 5), pool_of("b", 5)
-    pool = stages.Pool((a, b), prior={"a" * 64: 1.0, "b" * 64: 0.5})
-    strong = stages.rank(pool, Weights(doc_weight=8.0), 6)
-    # scores 0.6 .. 0 within each; times 1 + 8 x prior: 9 for a, 5 for b
-    assert [h.chunk.doc_id[0] for h in strong] == list("aababb")
-    weak = stages.rank(pool, Weights(doc_weight=0.0), 4)
-    assert [h.chunk.index for h in weak] == [0, 0, 1, 1]  # no prior: interleaved by score
-    for got in (strong, weak):
+GAINS = (0.6, 0.2, 0.05, 0.05, 0.03)
+
+
+def signal(prior: float, dense_first: float = 0.0, lexical_first: float = 0.0) -> tuple:
+    """A document's signals (``confidence.SIGNALS``): a prior, no parts, firsts as given."""
+    return (prior, 0.0, 0.0, 0.0, 0.0, dense_first, lexical_first, 0.0)
+
+
+def test_a_sure_document_keeps_its_own_order_and_a_doubtful_one_gets_a_place_when_worth_it():
+    a, b = pool_of("a", 5), pool_of("b", 5, best=2.0)  # b's passages score higher
+    w = Weights()
+    within = {d.doc_id: diversify(d.fused(w), 1) for d in (a, b)}
+    alone = [h.chunk.id for h in within["a" * 64]]
+    sure = stages.allocate(within, {"a" * 64: 0.99, "b" * 64: 0.01}, GAINS, 5)
+    assert [h.chunk.id for h in sure][:5] == alone  # as if a were alone in its channel
+    # a's third place adds 0.8 x 0.05; b's first 0.2 x 0.6: b gets the third place
+    shared = stages.allocate(within, {"a" * 64: 0.8, "b" * 64: 0.2}, GAINS, 5)
+    assert [h.chunk.doc_id[0] for h in shared][:5] == list("aabaa")
+    even = stages.allocate(within, {"a" * 64: 0.5, "b" * 64: 0.5}, GAINS, 4)
+    assert [h.chunk.doc_id[0] for h in even][:4] == list("abab")  # a tie: the first by id
+    for got in (sure, shared, even):
         for doc in "ab":
             mine = [h.chunk.index for h in got if h.chunk.doc_id[0] == doc]
-            assert mine == sorted(mine)
+            assert mine == sorted(mine)  # each document keeps its own order
 
 
-def test_only_the_leading_documents_and_the_wanted_ones_take_part():
+def test_only_the_most_probable_documents_and_the_wanted_ones_take_part():
     pools = tuple(pool_of(d, 3) for d in "abcd")
-    prior = {"a" * 64: 1.0, "b" * 64: 0.9, "c" * 64: 0.8, "d" * 64: 0.1}
-    got = stages.rank(stages.Pool(pools, prior=prior, must=("d" * 64,)), Weights(docs=2), 10)
+    signals = {d * 64: signal(p) for d, p in zip("abcd", (1.0, 0.9, 0.8, 0.1), strict=True)}
+    w = Weights(docs=2, confidence=signal(5.0), guard=0)
+    got = stages.rank(stages.Pool(pools, signals=signals, must=("d" * 64,)), w, 10)
     assert {h.chunk.doc_id[0] for h in got} == {"a", "b", "d"}
     assert "d" in [h.chunk.doc_id[0] for h in got[:5]]  # a wanted document is shown
-    assert stages.leading(prior, ["d" * 64], 2) == ["a" * 64, "b" * 64, "d" * 64]
+    p = stages.chances(stages.Pool(pools, signals=signals), w)
+    assert stages.leading(p, ["d" * 64], 2) == ["a" * 64, "b" * 64, "d" * 64]
+
+
+def test_only_documents_that_can_take_a_place_are_read():
+    p = {"a": 0.95, "b": 0.04, "c": 0.01}
+    # b's first place is worth 0.04 x 0.6 = 0.024: less than a's fifth (0.95 x 0.03),
+    # more than its sixth (0.95 x 0.015, half the last fitted gain)
+    assert stages.placed(p, GAINS, 5) == ["a"]
+    assert stages.placed(p, GAINS, 6) == ["a", "b"]
+    assert stages.placed({"a": 0.5, "b": 0.5}, GAINS, 2) == ["a", "b"]
+    w = Weights(gains=GAINS, docs=1)
+    assert stages.reading(p, ["c"], w, 6) == ["a", "c"]  # at most ``docs``, then the wanted
+    assert stages.placed({}, GAINS, 3) == []
+
+
+def test_the_guard_shows_the_document_dense_search_puts_first_however_sure_the_prior():
+    pools = (pool_of("a", 6), pool_of("b", 6))
+    signals = {"a" * 64: signal(1.0, lexical_first=1.0), "b" * 64: signal(0.0, dense_first=1.0)}
+    w = Weights(confidence=signal(20.0), gains=GAINS, guard=1)
+    pool = stages.Pool(pools, signals=signals)
+    assert "b" in [h.chunk.doc_id[0] for h in stages.rank(pool, w, 5)]
+    unguarded = stages.rank(pool, Weights(confidence=w.confidence, gains=GAINS, guard=0), 5)
+    assert {h.chunk.doc_id[0] for h in unguarded} == {"a"}  # the premise: the prior buried b
 
 
 FILLER = ["Table of contents", "Forward-looking statements", "Risk factors", "Legal"]
@@ -71,13 +107,14 @@ def test_a_channel_reads_the_leading_document_as_deeply_as_if_it_were_alone():
     channel_of_five(store)
     quiet = QUIET
     question = "What was Hooli's net revenue in Europe?"
-    alone = Retriever(store, emb, candidates=2, top_pages=0)
+    by_prior = Weights(confidence=signal(8.0))  # the routing prior alone picks documents
+    alone = Retriever(store, emb, candidates=2, top_pages=0, weights=by_prior)
     hits = alone.search("C", question, k=5)
     assert quiet[0] in [h.chunk.text for h in hits]
     assert len({h.chunk.doc_id for h in hits}) > 1  # a prior, not a filter
     docs = store.documents("C")
     pool = alone.gather("C", question, docs, {d.doc_id for d in docs})
-    first = max(pool.prior, key=pool.prior.__getitem__)  # the first stage's favourite...
+    first = max(pool.signals, key=lambda d: pool.signals[d][0])  # routing's favourite...
     hooli = next(d for d in pool.docs if d.doc_id == first)
     assert hooli.dense[0][0].text == quiet[0]  # ... searched on its own, as if alone
 
