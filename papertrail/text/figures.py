@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from papertrail.text.memo import per_text
+from papertrail.text.periods import MONTH_WORD
 from papertrail.text.powers import claim_powers, excerpt_powers
 from papertrail.text.sentences import normalize, strip_markers
 from papertrail.text.words import TOKEN, stem
@@ -162,12 +163,8 @@ def figure_text(text: str) -> str:
     return strip_markers(normalize(text))
 
 
-_MONTH = (  # a month's name or its short form, never the start of a word ("margin")
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
-)
-_DAY_BEFORE = re.compile(rf"\b{_MONTH}\s*$", re.I)  # "June 30"
-_DAY_AFTER = re.compile(rf"^(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b", re.I)  # "28 September"
+_DAY_BEFORE = re.compile(rf"\b{MONTH_WORD}\s*$", re.I)  # "June 30"
+_DAY_AFTER = re.compile(rf"^(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_WORD}\b", re.I)  # "28 September"
 
 
 def is_day(text: str, a: int, b: int) -> bool:

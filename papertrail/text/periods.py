@@ -35,6 +35,10 @@ Named = Callable[[date], int]  # the end of a fiscal year -> the year it is name
 YEAR = r"(?:19|20)\d\d"  # a year as documents write it; the one year pattern
 _MONTHS = "january february march april may june july august september october november december"
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+MONTH_WORD = (  # a month's name or its short form, never the start of a word ("margin")
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
+)
 _DATE = rf"({_MONTH})\s+(\d{{1,2}}),?\s+({YEAR})"
 _ORDINAL = dict(first=1, second=2, third=3, fourth=4) | {"1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _ORD = r"(first|second|third|fourth|1st|2nd|3rd|4th)"
@@ -365,3 +369,16 @@ _GLUED_QUARTER = re.compile(rf"(?<!\d){YEAR}[ _-]?q([1-4])(?![^\W_])", re.I)
 def glued_quarters(name: str) -> list[int]:
     """The quarters ``name`` glues to their year ("2023Q2" -> 2), in order."""
     return [int(m.group(1)) for m in _GLUED_QUARTER.finditer(name)]
+
+
+# A date as a question writes it, with its lead-in: "as of May 26, 2023", "ended June 30"
+_DATE_PHRASE = re.compile(
+    r"\b(?:(?:as\s+(?:of|at)|on|ended|ending)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov"
+    rf"|dec)[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+{YEAR})?\b",
+    re.I,
+)
+
+
+def without_dates(text: str) -> str:
+    """``text`` with its dates ("as of May 26, 2023") blanked out."""
+    return _DATE_PHRASE.sub(" ", text)

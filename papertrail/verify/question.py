@@ -29,7 +29,7 @@ from papertrail.settings import REFUSAL
 from papertrail.text.ask import MEASURES, as_ask
 from papertrail.text.coverage import coverage
 from papertrail.text.figures import claim_figures, excerpt_numbers, figure_in, states_amount
-from papertrail.text.periods import YEAR, named
+from papertrail.text.periods import named, without_dates
 from papertrail.text.stated import lacks
 from papertrail.types import Ask, Citation
 from papertrail.verify.evidence import row_with_header, units
@@ -38,11 +38,6 @@ from papertrail.verify.judge import Judgement
 ON_QUESTION = 0.5  # share of a question part's words the sentence holding a figure must hold
 MAY_NOT_ANSWER = "Closest passage (may not answer)"
 _ASIDE = re.compile(r"\([^()]*\)")
-_DATE = re.compile(
-    r"\b(?:(?:as\s+(?:of|at)|on|ended|ending)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov"
-    rf"|dec)[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+{YEAR})?\b",
-    re.I,
-)
 _FRAME = re.compile(r"\bhow\s+(?:many|much)\b", re.I)  # the question's frame, not its subject
 _MEASURE = re.compile(rf"\b(?:{'|'.join(sorted(MEASURES))})\b", re.I)
 
@@ -137,7 +132,7 @@ def _core(asking: str) -> str:
     """What a question asks about, without its asides ("(formerly ...)"), the dates it
     names ("as of August 30, 2023") and its "how many": the year is checked apart, an
     aside only says which thing is meant in other words, and a count is ``stated``'s."""
-    core = _FRAME.sub("how", _DATE.sub(" ", _ASIDE.sub(" ", asking)))
+    core = _FRAME.sub("how", without_dates(_ASIDE.sub(" ", asking)))
     return " ".join(core.split()) or asking
 
 

@@ -41,12 +41,7 @@ def traced(call) -> tuple[object, Counter]:
             caller = frame.f_back.f_code.co_name if frame.f_back else ""
             entered[(frame.f_code.co_name, caller)] += 1
 
-    sys.setprofile(profile)
-    try:
-        result = call()
-    finally:
-        sys.setprofile(None)
-    return result, entered
+    return _profiled(call, profile), entered
 
 
 def test_a_question_is_read_once_through_the_whole_pipeline(tmp_path):
@@ -86,12 +81,7 @@ def entries(call) -> tuple[object, Counter]:
             args = tuple(repr(frame.f_locals[p]) for p in params)
             entered[(names[code], args)] += 1
 
-    sys.setprofile(profile)
-    try:
-        result = call()
-    finally:
-        sys.setprofile(None)
-    return result, entered
+    return _profiled(call, profile), entered
 
 
 def test_each_text_is_read_once_per_question_however_many_pairs_it_is_in(tmp_path):
@@ -126,3 +116,12 @@ def test_the_trace_sees_a_text_read_again_outside_a_question():
     with memo.scope():
         _, inside = entries(twice)
     assert inside[("papertrail.text.figures.claim_figures", ("'It paid $4.2 billion.'",))] == 1
+
+
+def _profiled(call, profile):
+    """``call()`` with ``profile`` told of every Python call and return meanwhile."""
+    sys.setprofile(profile)
+    try:
+        return call()
+    finally:
+        sys.setprofile(None)
