@@ -42,7 +42,6 @@ class Ask:
     counted: str = ""  # what "how many N" counts: "levels" ("" for "how many times")
     change: bool = False  # asks by how much something changed
     which_year: bool = False  # asks in which year
-    means: bool = False  # "how does X ...": asks by what means
     who: bool = False  # opens with which/who: asks for a name as often as not
 
     @property

@@ -128,7 +128,6 @@ _CHANGE_ASKED = re.compile(
 )
 _YEAR_ASKED = re.compile(r"^\s*(?:in\s+)?(?:what|which)\s+(?:fiscal\s+|calendar\s+)?year\b", re.I)
 _WHO = re.compile(r"^\s*(?:which|who)\b", re.I)  # "what budget" asks a measure as often
-_HOW = re.compile(r"^\s*how\s+(?:does|do|did|is|are|was|were|can|could)\b", re.I)
 _COUNT_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)?|[%°]")
 
 
@@ -178,7 +177,6 @@ def read(question: str, domains: Sequence[Domain] = (), *, whole: bool = True) -
         counted=_counted(plain or body),
         change=bool(_CHANGE_ASKED.search(plain or body)),
         which_year=bool(_YEAR_ASKED.match(plain or body)),
-        means=bool(_HOW.match(plain or body)),
         who=bool(_WHO.match(plain or body)),
     )
 

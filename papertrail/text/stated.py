@@ -15,7 +15,6 @@ says what a sentence lacks, or None:
   other than a percentage when an amount in a currency or a scale is;
 * a change (a verb of going up or down, "from ... to", "compared with") when the
   question asks by how much something changed;
-* a means when "how does X do Y?" is asked, not Y restated as what has to be done;
 * a year when it asks which year; the code it names ("AR01"), if any;
 * a name when which/who asks for one name: a capitalised word, acronym or code
   that the question does not already say (not for "what <noun>": "what budget" asks
@@ -31,7 +30,7 @@ import re
 
 from papertrail.text.figures import claim_figures, states_amount
 from papertrail.text.periods import YEAR
-from papertrail.text.words import content_words, rarity, stem
+from papertrail.text.words import rarity, stem
 from papertrail.types import Ask
 
 NAME_RARITY = 2.5  # words.rarity of a first word read as a name ("Duet"), not "This" (1.0)
@@ -64,8 +63,6 @@ _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+(?=[A-Z])")  # "6.3 Englis
 _PIECE = re.compile(r"[,;]\s+|\s+(?=\d{1,2}\s+[A-Z][a-z])")
 _ITEM_MARK = re.compile(r"^\d{1,2}\s+(?=[A-Z][a-z])")
 MIN_PIECE_WORDS = 3  # a shorter piece is a fragment
-_NEED = r"(?:must|need(?:s|ed)?\s+to|ha(?:ve|s|d)\s+to|in\s+order\s+to|should)\s+(?:\w+\s+)?"
-_MEANS = re.compile(r"\b(?:by|using|via|through|with|used|adds?|added|appl(?:y|ies|ied))\b", re.I)
 _ALL_SYMBOLS = frozenset().union(*_UNITS.values()) | {"db", "hz", "khz", "mhz", "ghz", "kwh", "mah"}
 _TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)?|[%°]")
 _LINK = re.compile(
@@ -108,8 +105,6 @@ def _lacks(ask: Ask, sentence: str) -> str | None:
         return "it states no change, and how much something changed was asked"
     if ask.which_year and not _YEAR.search(sentence):
         return "it names no year, and a year was asked"
-    if ask.means and ask.explains and needs_only(sentence, body):
-        return "it says what has to be done, not how it is done"
     if ask.name and ask.who and not names_one(sentence, body):
         return "it names nothing the question does not, and a name was asked"
     return None
@@ -174,16 +169,6 @@ def counting_piece(sentence: str, noun: str) -> str | None:
         if len(piece.split()) >= MIN_PIECE_WORDS and counts(piece, noun):
             return piece if piece != sentence.strip() else None
     return None
-
-
-def needs_only(sentence: str, question: str) -> bool:
-    """Whether ``sentence`` only restates what "how does X do Y?" asks as a need ("we must
-    inject some information about the position of the tokens"), naming no means (by,
-    using, via, with ...): the answer is in what follows it, not in it."""
-    verbs = [w for w in content_words(question) if len(w) >= 4]
-    if _MEANS.search(sentence):
-        return False
-    return any(re.search(rf"\b{_NEED}{re.escape(w[:5])}\w*", sentence, re.I) for w in verbs)
 
 
 def _marker(text: str, at: int) -> bool:

@@ -190,20 +190,6 @@ def test_a_question_s_aside_and_date_do_not_count_against_the_sentence_that_answ
     assert off_question(asked, other, about="Contoso Ltd.") is not None
 
 
-HOW = (
-    "3.4 Word Order. Since the parser has no recurrence, in order for it to make use of the "
-    "order of the words, it must keep track of each word's place in the sentence."
-)
-
-
-def test_how_something_is_done_is_not_answered_by_saying_that_it_must_be(tmp_path):
-    pt = make(tmp_path)
-    pt.ingest("c", "parser.pdf", pdfs.simple_pdf([INTRO, HOW]))
-    answer = pt.ask("c", "How does the parser keep track of word order?")
-    assert answer.refusal and answer.citations == ()
-    assert any(n.startswith(MAY_NOT_ANSWER) and "must keep track" in n for n in answer.notes)
-
-
 def test_a_documents_own_reference_marker_is_no_citation():
     from papertrail.answer.quote import cite
 

@@ -38,7 +38,7 @@ TABLE = [
     ("How many times did sales double?", {"counted": ""}),  # a ratio, not a count
     ("By how much did revenue increase in 2023?", {"change": True, "which_year": False}),
     ("In which fiscal year did the company go public?", {"which_year": True, "who": False}),
-    ("How does the model attend to positions?", {"means": True, "who": False}),
+    ("How does the model attend to positions?", {"who": False, "counted": ""}),
     (
         "What is the FY2019 asset ratio? The asset ratio is defined as: net income / total assets.",
         {"defined": "net income / total assets", "years": (2019,)},
