@@ -9,7 +9,12 @@ are tried. Two kinds:
   excerpt lacks (``figures``), a span that only asks (``asks``), a negation of
   a word both texts use (``negation``), a contrasting word beside the same
   neighbour, "base" for "big" (``contrast``), another year or quarter than
-  the excerpt names (``period``).
+  the excerpt names (``period``), the claim's own figure stated by the
+  excerpt for another length of period or another comparison ("23% for the
+  six months" for "23% in the quarter", "up from 65 last quarter" for "up
+  from 65 a year earlier": ``figure-period``) or on the other side of a bound
+  ("just under 100%" for "more than 100%": ``figure-bound``), both read by
+  ``anchors``.
 * **soft** checks weaken a citation: their firing is one input of the
   calibrated decision (``calibrated``), weighted by what the labelled pairs
   say it is worth, never a veto on its own (another period named in the
@@ -98,6 +103,26 @@ class PeriodLength:
         return r.period_length
 
 
+class FigurePeriod:
+    """The excerpt states the claim's figure for another period length, comparison or year
+    than the claim gives it ("23% for the six months" cited for "23% in the quarter")."""
+
+    name, hard = "figure-period", True
+
+    def test(self, r: Reading) -> str | None:
+        return r.figure_period
+
+
+class FigureBound:
+    """The excerpt states the claim's figure as a bound on the other side ("just under
+    100%" cited for "more than 100%")."""
+
+    name, hard = "figure-bound", True
+
+    def test(self, r: Reading) -> str | None:
+        return r.figure_bound
+
+
 class Direction:
     """The claim says something went up, the span only that it went down (or the reverse)."""
 
@@ -149,6 +174,8 @@ CHECKS: tuple[Check, ...] = (
     Negation(),
     Contrast(),
     Period(),
+    FigurePeriod(),
+    FigureBound(),
     PeriodLength(),
     Direction(),
     Qualifier(),

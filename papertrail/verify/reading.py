@@ -25,6 +25,7 @@ from papertrail.text.coverage import Claim, share
 from papertrail.text.coverage import parse as parse_claim
 from papertrail.text.figures import excerpt_numbers, figure_in
 from papertrail.text.words import is_content, rarity, stem, tokens
+from papertrail.verify.anchors import BOUND, PERIOD, anchor_conflicts
 from papertrail.verify.claims import answer_part, clauses, predicate
 from papertrail.verify.contrast import (
     missing_superlative,
@@ -110,6 +111,10 @@ class Reading:
     unstated: str | None = None
     direction: str | None = None  # the claim says up, the span only down (or the reverse)
     qualifier: str | None = None  # a word of direction, period or rank the span lacks
+    # the excerpt states the claim's figure for another period (or comparison), or on the
+    # other side of a bound ("more than" / "just under"): ``anchors``
+    figure_period: str | None = None
+    figure_bound: str | None = None
 
 
 def read(
@@ -157,6 +162,7 @@ def read(
     keys = ex.keys(best, asserted_only=only) | ctx
     word_cov = share(cv.words_only, keys, ())[0]
     clause_min, unstated = _clauses(cv, keys, ex)
+    anchored = anchor_conflicts(claim, chunk_text)
     return Reading(
         spans=spans,
         cov=cov,
@@ -181,6 +187,8 @@ def read(
         unstated=unstated,
         direction=_direction(cv, best.text),
         qualifier=next((w for w in words if _qualifier(w)), None),
+        figure_period=anchored.get(PERIOD),
+        figure_bound=anchored.get(BOUND),
     )
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import papertrail
 from papertrail.domains import KNOWN
-from papertrail.text.lengths import lengths
+from papertrail.text.lengths import bases, clause_lengths, lengths
 from papertrail.text.periods import (
     CALENDAR,
     OUTLOOK,
@@ -156,6 +156,18 @@ def test_the_year_pattern_has_one_home():
     ]
     assert found == []
     assert _year_patterns(root / "text" / "periods.py")  # the rule sees a year pattern
+
+
+def test_a_clause_gives_its_figure_a_period_length_and_a_comparison():
+    assert clause_lengths("revenue for the three months ended June 30 was $5 million") == {
+        "quarter"
+    }
+    assert clause_lengths("a quarter of revenue came from services") == frozenset()  # a share
+    assert clause_lengths("at the annual meeting, 40 votes") == frozenset()  # names a thing
+    assert clause_lengths("for the nine months ended September 30") == {"nine months"}
+    assert bases("up 7% year over year") == {"a year before"}
+    assert bases("up 2% sequentially") == {"a quarter before"}
+    assert bases("up 7% to $4 million") == frozenset()
 
 
 def test_a_quarter_glued_to_its_year_in_a_name():

@@ -17,7 +17,7 @@ from tests.papertrail.verify.test_verify import ENCODER, hits
 
 def test_the_registry_lists_hard_checks_before_soft_ones_in_a_fixed_order():
     assert checks.NAMES == (
-        "figures", "asks", "negation", "contrast", "period",
+        "figures", "asks", "negation", "contrast", "period", "figure-period", "figure-bound",
         "period-length", "direction", "qualifier", "superlative", "clauses", "answer-name",
     )  # fmt: skip
     hard = [c.hard for c in checks.CHECKS]
@@ -43,6 +43,12 @@ def test_the_registry_lists_hard_checks_before_soft_ones_in_a_fixed_order():
             "The large configuration was trained on the filtered corpus for two weeks.",
         ),
         ("period", "Revenue grew 5% in fiscal 2021.", "Revenue grew 5% in fiscal 2023 over 2022."),
+        (
+            "figure-period",
+            "Widget revenue rose 23% in the second quarter.",
+            "Widget revenue rose 2% for the three months ended June 30 and rose 23% for the six "
+            "months ended June 30.",
+        ),
         (
             "asks",
             "Storage costs fell after the release.",
