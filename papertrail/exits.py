@@ -24,6 +24,8 @@ import sys
 import threading
 from typing import NoReturn
 
+RESEND = 0.05  # seconds before a swallowed stop is sent again
+
 
 def finish(code: int) -> NoReturn:
     """End the process with ``code`` after flushing logs, stdout and stderr."""
@@ -43,16 +45,32 @@ class Stop:
     def __init__(self) -> None:
         self.requested = False
         self.previous = None
+        self.previous_hook = None
 
     def install(self) -> Stop:
         if threading.current_thread() is threading.main_thread():  # tests may run us elsewhere
             self.previous = signal.signal(signal.SIGTERM, self._handle)
+            self.previous_hook, sys.unraisablehook = sys.unraisablehook, self._unraisable
         return self
 
     def restore(self) -> None:
         if self.previous is not None:
             signal.signal(signal.SIGTERM, self.previous)
             self.previous = None
+        if self.previous_hook is not None:
+            sys.unraisablehook, self.previous_hook = self.previous_hook, None
+
+    def _unraisable(self, unraisable) -> None:
+        """The stop raised where Python swallows exceptions (a weakref callback of the
+        import system, a ``__del__``): the process would go on as if never asked to stop,
+        so the signal is sent again, to land where it unwinds."""
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and self.requested:
+            self.requested = False
+            again = threading.Timer(RESEND, os.kill, (os.getpid(), signal.SIGTERM))
+            again.daemon = True
+            again.start()
+            return
+        (self.previous_hook or sys.__unraisablehook__)(unraisable)
 
     def _handle(self, signum, frame) -> None:
         if not self.requested:  # a second SIGTERM during the clean-up does not cut it short

@@ -64,3 +64,25 @@ def test_slack_bot_without_a_reachable_slack_stops_with_a_message(tmp_path):
         assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
         assert "terminate called" not in done.stderr
         assert "could not reach Slack" in done.stderr, done.stderr[-2000:]
+
+
+def test_a_stop_swallowed_where_it_landed_is_sent_again_and_unwinds():
+    # SIGTERM raised inside a callback Python swallows (importlib's module-lock weakref
+    # callback, a __del__) reaches the unraisable hook, not the main loop: it must come again
+    import signal as _signal
+    import time as _time
+    from types import SimpleNamespace
+
+    from papertrail.exits import Stop
+
+    stop = Stop().install()
+    try:
+        assert _signal.getsignal(_signal.SIGTERM) == stop._handle
+        stop.requested = True  # as the handler leaves it
+        with pytest.raises(KeyboardInterrupt):
+            stop._unraisable(SimpleNamespace(exc_value=KeyboardInterrupt(), object=None))
+            _time.sleep(10)  # the second delivery interrupts this
+        assert stop.requested
+    finally:
+        stop.restore()
+    assert _signal.getsignal(_signal.SIGTERM) != stop._handle
