@@ -13,7 +13,10 @@ alone are judged by meaning already). It only uses the judge's public
 the cited excerpt's sentence, with the one before it and its heading, must
 hold what the question asks about (``ON_QUESTION`` of the words of a part of
 it), a figure when it asks for a quantity, and the year it names; a quote never
-answers yes or no. An answer
+answers yes or no. The quote itself must hold some of the question's words: page
+furniture ("THE CONTOSO COMPANY AND SUBSIDIARIES") or a line under a press release's
+headline is tied to the question only by the heading, the document's name or the
+sentence before it, and states nothing asked. An answer
 none of whose citations does is no answer: it becomes the refusal, its quotes
 shown as the closest passages, which may not answer. The question is the
 ``Ask`` read once (``text.ask``); nothing here reads its text again.
@@ -99,7 +102,8 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     """Why the cited sentence ``c`` does not state what ``ask`` asks, or None when it does:
     its excerpt's supporting sentence (with the one before it and the heading above) must
     hold ``ON_QUESTION`` of the words of some part of the question, a figure when a
-    quantity is asked, and a year the question names. ``about`` is what the cited
+    quantity is asked, and a year the question names; the quote itself (for a name, its
+    sentence) must hold at least one of the question's words. ``about`` is what the cited
     document says it is (its title, issuer, short names): context, like its file name."""
     if c.chunk is None:
         return "it cites no excerpt"
@@ -120,6 +124,11 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     share, lack = max(shares, key=lambda s: s[0])
     if share < ON_QUESTION:
         return f"it does not say what was asked (lacks {', '.join(lack[:3])})"
+    # the quote a reader sees, or for a name the sentence it names it in (a name need not
+    # repeat the question: "Who chairs the board?" - "Mary Smith")
+    shown = said if ask.kind == "name" else c.sentence
+    if not any(coverage(framed(_core(q.asking)), shown)[0] > 0 for q in ask.questions):
+        return "it holds none of the question's words: only its heading or neighbours do"
     if (lacking := lacks(ask, c.sentence)) is not None:  # the kind of thing asked
         return lacking
     years = set(ask.years)

@@ -207,3 +207,30 @@ def test_a_figure_is_no_answer_to_which_one_or_to_a_percentage(tmp_path):
     ):
         answer = pt.ask("c", question, render=False)
         assert answer.refusal and answer.citations == (), answer.text
+
+
+def test_a_quote_holding_none_of_the_questions_words_is_no_answer():
+    # a press release's headline says what the question asks; the line quoted under it
+    # says none of it, and the heading alone does not make it an answer
+    from papertrail.text.ask import read
+    from papertrail.types import Chunk, Citation, Evidence
+    from papertrail.verify.question import off_question
+
+    headline = "Contoso Reports Second-Quarter 2024 Results; Raises Full-Year Outlook"
+    text = "Outlook Reported Second-Quarter 2024 Results Second-Quarter Net revenue growth 8.1%"
+    chunk = Chunk("d" * 64, "contoso-2024q2-release.pdf", 0, 1, text, (), section=headline)
+    shown = "Results Second-Quarter Net revenue growth 8.1%."
+    cited = Citation(1, 1, shown, chunk, True, "quoted")
+    asked = read("Why did Contoso raise its full-year outlook?")
+    assert off_question(asked, cited, about="Contoso Ltd.") == (
+        "it holds none of the question's words: only its heading or neighbours do"
+    )
+    # a sentence of its own that gives the reason holds the question's words
+    said = "Contoso raised its full-year outlook on strong demand for its outdoor range."
+    reason = replace(cited, sentence=said, chunk=replace(chunk, text=f"{text}. {said}"))
+    assert off_question(asked, reason, about="Contoso Ltd.") is None
+    # a name asked for need not repeat the question: its sentence is read instead
+    named = "The board appointed Mary Smith chief executive officer of Contoso."
+    person = replace(cited, sentence="Mary Smith", chunk=replace(chunk, text=named))
+    person = replace(person, evidence=Evidence(named, ()))
+    assert off_question(read("Who was appointed chief executive officer?"), person) is None
