@@ -43,6 +43,11 @@ MAY_NOT_ANSWER = "Closest passage (may not answer)"
 _ASIDE = re.compile(r"\([^()]*\)")
 _FRAME = re.compile(r"\bhow\s+(?:many|much)\b", re.I)  # the question's frame, not its subject
 _MEASURE = re.compile(rf"\b(?:{'|'.join(sorted(MEASURES))})\b", re.I)
+# the document itself and what it does with words: "What does the document say?" names
+# nothing a sentence of it would repeat
+_ABOUT_ITSELF = re.compile(
+    r"\b(?:document|report|paper|file|pdf|text|says?|said|states?|mentions?|describes?)\b", re.I
+)
 
 
 def on_question(
@@ -127,7 +132,8 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     # the quote a reader sees, or for a name the sentence it names it in (a name need not
     # repeat the question: "Who chairs the board?" - "Mary Smith")
     shown = said if ask.kind == "name" else c.sentence
-    if not any(coverage(framed(_core(q.asking)), shown)[0] > 0 for q in ask.questions):
+    own = [_ABOUT_ITSELF.sub(" ", framed(_core(q.asking))) for q in ask.questions]
+    if not any(coverage(q, shown)[0] > 0 for q in own):  # (no words of its own: 1.0)
         return "it holds none of the question's words: only its heading or neighbours do"
     if (lacking := lacks(ask, c.sentence)) is not None:  # the kind of thing asked
         return lacking

@@ -234,3 +234,8 @@ def test_a_quote_holding_none_of_the_questions_words_is_no_answer():
     person = replace(cited, sentence="Mary Smith", chunk=replace(chunk, text=named))
     person = replace(person, evidence=Evidence(named, ()))
     assert off_question(read("Who was appointed chief executive officer?"), person) is None
+    # a question about the document itself names nothing its sentences would repeat
+    secret = "This document is secret. The code word is heliotrope."
+    word = replace(cited, sentence="The code word is heliotrope.", evidence=None)
+    word = replace(word, chunk=replace(chunk, text=secret, section=""))
+    assert off_question(read("What does the document say?"), word) is None
