@@ -16,7 +16,8 @@ it), a figure when it asks for a quantity, and the year it names; a quote never
 answers yes or no. The quote itself must hold some of the question's words: page
 furniture ("THE CONTOSO COMPANY AND SUBSIDIARIES") or a line under a press release's
 headline is tied to the question only by the heading, the document's name or the
-sentence before it, and states nothing asked. An answer
+sentence before it, and states nothing asked. A quote that speaks only of a full year
+when the question asks about a quarter (or the other way round) is for another period. An answer
 none of whose citations does is no answer: it becomes the refusal, its quotes
 shown as the closest passages, which may not answer. The question is the
 ``Ask`` read once (``text.ask``); nothing here reads its text again.
@@ -37,6 +38,7 @@ from papertrail.text.stated import lacks
 from papertrail.types import Ask, Citation
 from papertrail.verify.evidence import row_with_header, units
 from papertrail.verify.judge import Judgement
+from papertrail.verify.periods import kind_conflict
 
 ON_QUESTION = 0.5  # share of a question part's words the sentence holding a figure must hold
 MAY_NOT_ANSWER = "Closest passage (may not answer)"
@@ -108,8 +110,10 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     its excerpt's supporting sentence (with the one before it and the heading above) must
     hold ``ON_QUESTION`` of the words of some part of the question, a figure when a
     quantity is asked, and a year the question names; the quote itself (for a name, its
-    sentence) must hold at least one of the question's words. ``about`` is what the cited
-    document says it is (its title, issuer, short names): context, like its file name."""
+    sentence) must hold at least one of the question's words, and speak of no other length
+    of period than the question (a full year when a quarter is asked: ``kind_conflict``).
+    ``about`` is what the cited document says it is (its title, issuer, short names):
+    context, like its file name."""
     if c.chunk is None:
         return "it cites no excerpt"
     if ask.kind == "yes-no":  # a quote shows the evidence; it cannot say yes or no
@@ -140,6 +144,9 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     years = set(ask.years)
     if years and not years & named(f"{held} {context}").get("year", frozenset()):
         return f"it does not say it is for {', '.join(map(str, sorted(years)))}"
+    # a quarter asked, the quote only of a full year (or the other way round)
+    if (other := kind_conflict(ask.asking, c.sentence)) is not None:
+        return f"it is for another length of period: {other}"
     return None
 
 

@@ -239,3 +239,22 @@ def test_a_quote_holding_none_of_the_questions_words_is_no_answer():
     word = replace(cited, sentence="The code word is heliotrope.", evidence=None)
     word = replace(word, chunk=replace(chunk, text=secret, section=""))
     assert off_question(read("What does the document say?"), word) is None
+
+
+def test_a_quote_for_another_length_of_period_than_asked_is_no_answer():
+    # asked about a quarter, the sentence quoted speaks of the full year's outlook
+    from papertrail.text.ask import read
+    from papertrail.types import Chunk, Citation
+    from papertrail.verify.question import off_question
+
+    said = "For the full year of fiscal 2024, we expect Contoso's product revenue to grow 30%."
+    chunk = Chunk("d" * 64, "contoso-call-2024-q2.pdf", 0, 3, said, ())
+    cited = Citation(1, 1, said, chunk, True, "quoted")
+    asked = read("How much did Contoso's product revenue grow in Q2 fiscal 2024?")
+    assert off_question(asked, cited, about="Contoso Ltd.") == (
+        "it is for another length of period: the excerpt speaks of a year, not a quarter"
+    )
+    # the quarter's own sentence answers
+    quarter = "Contoso's product revenue grew 34% in the second quarter of fiscal 2024."
+    right = replace(cited, sentence=quarter, chunk=replace(chunk, text=quarter))
+    assert off_question(asked, right, about="Contoso Ltd.") is None
