@@ -13,7 +13,11 @@ alone are judged by meaning already). It only uses the judge's public
 the cited excerpt's sentence, with the one before it and its heading, must
 hold what the question asks about (``ON_QUESTION`` of the words of a part of
 it), a figure when it asks for a quantity, and the year it names; a quote never
-answers yes or no. An answer
+answers yes or no. The quote itself must hold some of the question's words: page
+furniture ("THE CONTOSO COMPANY AND SUBSIDIARIES") or a line under a press release's
+headline is tied to the question only by the heading, the document's name or the
+sentence before it, and states nothing asked. A quote that speaks only of a full year
+when the question asks about a quarter (or the other way round) is for another period. An answer
 none of whose citations does is no answer: it becomes the refusal, its quotes
 shown as the closest passages, which may not answer. The question is the
 ``Ask`` read once (``text.ask``); nothing here reads its text again.
@@ -34,12 +38,18 @@ from papertrail.text.stated import lacks
 from papertrail.types import Ask, Citation
 from papertrail.verify.evidence import row_with_header, units
 from papertrail.verify.judge import Judgement
+from papertrail.verify.periods import kind_conflict
 
 ON_QUESTION = 0.5  # share of a question part's words the sentence holding a figure must hold
 MAY_NOT_ANSWER = "Closest passage (may not answer)"
 _ASIDE = re.compile(r"\([^()]*\)")
 _FRAME = re.compile(r"\bhow\s+(?:many|much)\b", re.I)  # the question's frame, not its subject
 _MEASURE = re.compile(rf"\b(?:{'|'.join(sorted(MEASURES))})\b", re.I)
+# the document itself and what it does with words: "What does the document say?" names
+# nothing a sentence of it would repeat
+_ABOUT_ITSELF = re.compile(
+    r"\b(?:document|report|paper|file|pdf|text|says?|said|states?|mentions?|describes?)\b", re.I
+)
 
 
 def on_question(
@@ -99,8 +109,11 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     """Why the cited sentence ``c`` does not state what ``ask`` asks, or None when it does:
     its excerpt's supporting sentence (with the one before it and the heading above) must
     hold ``ON_QUESTION`` of the words of some part of the question, a figure when a
-    quantity is asked, and a year the question names. ``about`` is what the cited
-    document says it is (its title, issuer, short names): context, like its file name."""
+    quantity is asked, and a year the question names; the quote itself (for a name, its
+    sentence) must hold at least one of the question's words, and speak of no other length
+    of period than the question (a full year when a quarter is asked: ``kind_conflict``).
+    ``about`` is what the cited document says it is (its title, issuer, short names):
+    context, like its file name."""
     if c.chunk is None:
         return "it cites no excerpt"
     if ask.kind == "yes-no":  # a quote shows the evidence; it cannot say yes or no
@@ -120,11 +133,20 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     share, lack = max(shares, key=lambda s: s[0])
     if share < ON_QUESTION:
         return f"it does not say what was asked (lacks {', '.join(lack[:3])})"
+    # the quote a reader sees, or for a name the sentence it names it in (a name need not
+    # repeat the question: "Who chairs the board?" - "Mary Smith")
+    shown = said if ask.kind == "name" else c.sentence
+    own = [_ABOUT_ITSELF.sub(" ", framed(_core(q.asking))) for q in ask.questions]
+    if not any(coverage(q, shown)[0] > 0 for q in own):  # (no words of its own: 1.0)
+        return "it holds none of the question's words: only its heading or neighbours do"
     if (lacking := lacks(ask, c.sentence)) is not None:  # the kind of thing asked
         return lacking
     years = set(ask.years)
     if years and not years & named(f"{held} {context}").get("year", frozenset()):
         return f"it does not say it is for {', '.join(map(str, sorted(years)))}"
+    # a quarter asked, the quote only of a full year (or the other way round)
+    if (other := kind_conflict(ask.asking, c.sentence)) is not None:
+        return f"it is for another length of period: {other}"
     return None
 
 

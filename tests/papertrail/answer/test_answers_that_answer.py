@@ -207,3 +207,54 @@ def test_a_figure_is_no_answer_to_which_one_or_to_a_percentage(tmp_path):
     ):
         answer = pt.ask("c", question, render=False)
         assert answer.refusal and answer.citations == (), answer.text
+
+
+def test_a_quote_holding_none_of_the_questions_words_is_no_answer():
+    # a press release's headline says what the question asks; the line quoted under it
+    # says none of it, and the heading alone does not make it an answer
+    from papertrail.text.ask import read
+    from papertrail.types import Chunk, Citation, Evidence
+    from papertrail.verify.question import off_question
+
+    headline = "Contoso Reports Second-Quarter 2024 Results; Raises Full-Year Outlook"
+    text = "Outlook Reported Second-Quarter 2024 Results Second-Quarter Net revenue growth 8.1%"
+    chunk = Chunk("d" * 64, "contoso-2024q2-release.pdf", 0, 1, text, (), section=headline)
+    shown = "Results Second-Quarter Net revenue growth 8.1%."
+    cited = Citation(1, 1, shown, chunk, True, "quoted")
+    asked = read("Why did Contoso raise its full-year outlook?")
+    assert off_question(asked, cited, about="Contoso Ltd.") == (
+        "it holds none of the question's words: only its heading or neighbours do"
+    )
+    # a sentence of its own that gives the reason holds the question's words
+    said = "Contoso raised its full-year outlook on strong demand for its outdoor range."
+    reason = replace(cited, sentence=said, chunk=replace(chunk, text=f"{text}. {said}"))
+    assert off_question(asked, reason, about="Contoso Ltd.") is None
+    # a name asked for need not repeat the question: its sentence is read instead
+    named = "The board appointed Mary Smith chief executive officer of Contoso."
+    person = replace(cited, sentence="Mary Smith", chunk=replace(chunk, text=named))
+    person = replace(person, evidence=Evidence(named, ()))
+    assert off_question(read("Who was appointed chief executive officer?"), person) is None
+    # a question about the document itself names nothing its sentences would repeat
+    secret = "This document is secret. The code word is heliotrope."
+    word = replace(cited, sentence="The code word is heliotrope.", evidence=None)
+    word = replace(word, chunk=replace(chunk, text=secret, section=""))
+    assert off_question(read("What does the document say?"), word) is None
+
+
+def test_a_quote_for_another_length_of_period_than_asked_is_no_answer():
+    # asked about a quarter, the sentence quoted speaks of the full year's outlook
+    from papertrail.text.ask import read
+    from papertrail.types import Chunk, Citation
+    from papertrail.verify.question import off_question
+
+    said = "For the full year of fiscal 2024, we expect Contoso's product revenue to grow 30%."
+    chunk = Chunk("d" * 64, "contoso-call-2024-q2.pdf", 0, 3, said, ())
+    cited = Citation(1, 1, said, chunk, True, "quoted")
+    asked = read("How much did Contoso's product revenue grow in Q2 fiscal 2024?")
+    assert off_question(asked, cited, about="Contoso Ltd.") == (
+        "it is for another length of period: the excerpt speaks of a year, not a quarter"
+    )
+    # the quarter's own sentence answers
+    quarter = "Contoso's product revenue grew 34% in the second quarter of fiscal 2024."
+    right = replace(cited, sentence=quarter, chunk=replace(chunk, text=quarter))
+    assert off_question(asked, right, about="Contoso Ltd.") is None
