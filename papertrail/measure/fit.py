@@ -6,7 +6,9 @@ then pure arithmetic (``stages.merge``). Three kinds of weight:
 
 * ``confidence``: the coefficients that turn the document stage's signals into a
   probability per document (``retrieve.confidence``), fitted by maximum likelihood
-  of the right document over the channel questions (``fit_confidence``);
+  of the right document over the channel questions and softened by the temperature
+  that calibrates them on the sources each fit did not see (``fit_confidence``,
+  ``temperature``);
 * ``gains``: the chance that a right document's first gold page is at each place of
   its own ranking, counted over every question with gold pages whose document was
   read closely (``fit_gains``; smoothed and made non-increasing);
@@ -39,6 +41,7 @@ from papertrail.types import Hit
 
 DEPTH = 10
 L2 = 0.01  # a little shrinkage: a signal no question separates stays near 0
+TEMPERATURES = tuple(round(1.0 + 0.1 * i, 1) for i in range(11))  # 1.0 (none) to 2.0
 # Each weight's candidate values, the likeliest first: ties go to the earlier one.
 GRID: dict[str, tuple[float, ...]] = {
     "alpha": (0.5, 0.6, 0.4, 0.7, 0.8),
@@ -49,7 +52,8 @@ GRID: dict[str, tuple[float, ...]] = {
 WITHIN = ("alpha", "page", "figure_boost", "section_boost")  # change a document's own ranking
 INTS = ("docs", "guard")
 
-Scores = dict[str, tuple[float, float, float]]  # dataset -> (hit@5, mrr@10, questions)
+# dataset -> (hit@5, mrr@10, questions, doc_hit@5 over all its questions)
+Scores = dict[str, tuple[float, float, float, float]]
 
 
 @dataclass(frozen=True)
@@ -96,30 +100,65 @@ def ranks(case: Case, within: dict[str, list[Hit]], w: Weights) -> tuple[int | N
 
 def fit_confidence(cases: Sequence[Case]) -> tuple[float, ...]:
     """The coefficients of ``confidence.SIGNALS`` that maximise the probability of the
-    right document over the channel questions (L2-shrunk, rounded to 0.01)."""
+    right document over the channel questions (L2-shrunk), divided by the ``temperature``
+    that calibrates them on sources they were not fitted on; rounded to 0.01."""
+    rows = _rows(cases)
+    if not rows:
+        return Weights().confidence
+    theta = _likeliest(rows) / temperature(cases)
+    return tuple(round(float(v), 2) + 0.0 for v in theta)
+
+
+def temperature(cases: Sequence[Case]) -> float:
+    """How much to soften the fitted coefficients so that their probabilities hold on a
+    source they were not fitted on: the value of ``TEMPERATURES`` (the first of equals)
+    that maximises the likelihood of the right document over each channel source's
+    questions under coefficients fitted on the other sources. A maximum-likelihood fit
+    is sure of its own questions beyond what it earns on others; the share of places a
+    runner-up document gets depends on that sureness. 1 with fewer than two sources."""
+    sources = sorted({c.source for c in cases if _rows([c])})
+    if len(sources) < 2:
+        return 1.0
+    held: list[tuple[np.ndarray, list[int]]] = []  # (logits, gold) under the others' fit
+    for source in sources:
+        theta = _likeliest(_rows([c for c in cases if c.source != source]))
+        held += [(x @ theta, gold) for x, gold in _rows([c for c in cases if c.source == source])]
+    likelihood = [
+        sum(np.log(_softmax(z / t)[gold].sum()) for z, gold in held) for t in TEMPERATURES
+    ]
+    return TEMPERATURES[int(np.argmax(likelihood))]
+
+
+def _rows(cases: Sequence[Case]) -> list[tuple[np.ndarray, list[int]]]:
+    """Per channel question with its right document among the signals: (signals, gold)."""
     rows = []
     for case in cases:
         ids = list(case.pool.signals)
         gold = [i for i, d in enumerate(ids) if case.names.get(d) in case.docs]
         if ids and gold:
             rows.append((np.array([case.pool.signals[d] for d in ids], np.float64), gold))
-    width = len(next(iter(rows))[0][0]) if rows else len(Weights().confidence)
-    if not rows:
-        return Weights().confidence
+    return rows
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max())
+    return np.maximum(e / e.sum(), 1e-300)
+
+
+def _likeliest(rows: list[tuple[np.ndarray, list[int]]]) -> np.ndarray:
+    """The L2-shrunk maximum-likelihood coefficients over ``rows``."""
+    width = len(rows[0][0][0]) if rows else len(Weights().confidence)
 
     def loss(theta):
         total, grad = L2 * theta @ theta, 2 * L2 * theta
         for x, gold in rows:
-            z = x @ theta
-            z = z - z.max()
-            p = np.exp(z) / np.exp(z).sum()
+            p = _softmax(x @ theta)
             mass = p[gold].sum()
-            total -= np.log(max(mass, 1e-300))
-            grad = grad - (p[gold] @ x[gold]) / max(mass, 1e-300) + p @ x
+            total -= np.log(mass)
+            grad = grad - (p[gold] @ x[gold]) / mass + p @ x
         return total, grad
 
-    found = minimize(loss, np.zeros(width), jac=True, method="L-BFGS-B")
-    return tuple(round(float(v), 2) + 0.0 for v in found.x)
+    return minimize(loss, np.zeros(width), jac=True, method="L-BFGS-B").x
 
 
 def fit_gains(cases: Sequence[Case], fused: Sequence[dict[str, list[Hit]]]) -> tuple[float, ...]:
@@ -155,7 +194,7 @@ def per_dataset(
     cases: Sequence[Case], fused: Sequence[dict[str, list[Hit]]], w: Weights, known=None
 ) -> Scores:
     """Per dataset: hit@5 and mrr@10 over questions with gold pages, or the same at
-    document level for a dataset that has none, and how many questions count.
+    document level for a dataset that has none, how many questions count, and doc_hit@5.
     ``known``: case position -> its ``ranks`` already found (they do not depend on ``w``
     beyond the document's own ranking when there is nothing to route)."""
     found: dict[str, list[tuple[int | None, int | None, bool]]] = {}  # dataset -> ranks
@@ -171,6 +210,7 @@ def per_dataset(
             mean(hit_at(r, 5) for r in use) or 0.0,
             mean(reciprocal_rank(r, DEPTH) for r in use) or 0.0,
             float(len(use)),
+            mean(hit_at(r[1], 5) for r in rows) or 0.0,
         )
     return out
 
@@ -232,9 +272,9 @@ def best(
 
 def leave_one_out(
     fitter: Fitter, sources: dict[str, str], every=None
-) -> dict[str, tuple[Weights, dict[str, float], dict[str, float]]]:
-    """Per source left out: (weights fitted without it, its datasets' scores there, and
-    at the weights fitted on everything; ``every``: that table, if already made)."""
+) -> dict[str, tuple[Weights, dict[str, tuple[float, float]], dict[str, tuple[float, float]]]]:
+    """Per source left out: (weights fitted without it, its datasets' (hit@5, doc_hit@5)
+    there, and at the weights fitted on everything; ``every``: that table, if made)."""
     every = every if every is not None else fitter.table(set(sources.values()))
     _, w_all, _ = best(every, set(sources))
     at_all = next(s for _, w, s in every if w == w_all)
@@ -247,8 +287,8 @@ def leave_one_out(
         scores = next(s for _, w2, s in table if w2 == w)
         out[source] = (
             w,
-            {d: scores[d][0] for d in sorted(mine)},
-            {d: at_all[d][0] for d in sorted(mine)},
+            {d: (scores[d][0], scores[d][3]) for d in sorted(mine)},
+            {d: (at_all[d][0], at_all[d][3]) for d in sorted(mine)},
         )
     return out
 

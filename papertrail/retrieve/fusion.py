@@ -46,7 +46,7 @@ class Weights:
     section_boost: float = 0.6
     docs: int = 6  # at most this many documents read closely (``stages.reading``)
     guard: int = 0  # 1: the top results show each single ranking's first document
-    confidence: tuple[float, ...] = (-4.08, 4.16, 7.54, 3.65, 7.82, 0.91, 0.29, 0.79)
+    confidence: tuple[float, ...] = (-3.97, 3.66, 6.46, 2.75, 6.84, 0.82, 0.29, 0.69)
     gains: tuple[float, ...] = (0.625, 0.183, 0.041, 0.041, 0.026, 0.01, 0.01, 0.005, 0.005, 0.005)
 
 

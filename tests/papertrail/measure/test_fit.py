@@ -44,6 +44,21 @@ def test_confidence_learns_which_signal_finds_the_right_document():
     assert fit.fit_confidence(cases) == coef  # reproducible: a refit gives the same numbers
 
 
+def test_a_fit_sure_beyond_what_it_earns_on_another_source_is_softened():
+    # x: dense search's first is always right; y: a coin toss. A fit on x alone is sure
+    # of dense search, and wrong on half of y: its probabilities must be softened.
+    xs = [case("x", 1.0, 1, dense_first=A) for _ in range(4)]
+    ys = [case("y", 1.0, 1, dense_first=A, gold=g) for g in ("a.pdf", "b.pdf") * 2]
+    t = fit.temperature(xs + ys)
+    assert t > 1.0 and t in fit.TEMPERATURES
+    raw = fit._likeliest(fit._rows(xs + ys))
+    assert fit.fit_confidence(xs + ys) == tuple(round(float(v) / t, 2) + 0.0 for v in raw)
+    # where every source agrees, nothing is softened; one source cannot be checked
+    agree = xs + [case("y", 1.0, 1, dense_first=A) for _ in range(4)]
+    assert fit.temperature(agree) == 1.0
+    assert fit.temperature(xs) == 1.0
+
+
 def test_gains_count_where_the_first_gold_page_sits_and_never_rise():
     cases = [case("x", 1.0, page) for page in (1, 1, 1, 2, 4, 3, 4, 4)]
     fused = [fit.heads(c.pool, Weights()) for c in cases]
@@ -69,4 +84,5 @@ def test_the_point_that_ranks_gold_pages_higher_is_chosen_and_each_source_left_o
     assert one[0] < 1.0  # the premise: reading one document only loses x's pages
     out = fit.leave_one_out(fitter, {"x/qa.jsonl": "x", "y/qa.jsonl": "y"})
     w_without_y, scores_y, at_all = out["y"]
-    assert w_without_y.docs == 2 and scores_y["y/qa.jsonl"] == at_all["y/qa.jsonl"] == 1.0
+    assert w_without_y.docs == 2 and scores_y["y/qa.jsonl"] == at_all["y/qa.jsonl"] == (1.0, 1.0)
+    assert one[3] == 0.5  # and doc_hit@5: the document not read is never shown
