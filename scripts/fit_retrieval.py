@@ -109,24 +109,27 @@ def main() -> int:
     fitter = fit.Fitter(cases, shipped)
     sources = {c.dataset: c.source for c in cases}
     table = fitter.table(set(sources.values()))
-    _, fitted, value = fit.best(table, set(sources))
+    _, fitted, value = fit.best(table, set(sources), fitter.alone)
     inner = tuple(getattr(shipped, n) for n in fitter.inner)
     at_shipped = fit.per_dataset(cases, fitter.fused(inner), shipped)
     at_fitted = next(s for _, w, s in table if w == fitted)
-    print("\n| data file | source | questions | shipped hit@5 | fitted hit@5 |")
+    print("\n| data file | source | questions | shipped hit@5 (doc_hit@5) | fitted |")
     print("|---|---|---:|---:|---:|")
     for name in sorted(sources):
         n = sum(1 for c in cases if c.dataset == name)
         print(
             f"| {name} | {sources[name]} | {n} | {at_shipped[name][0]:.3f} "
-            f"| {at_fitted[name][0]:.3f} |"
+            f"({at_shipped[name][3]:.3f}) | {at_fitted[name][0]:.3f} ({at_fitted[name][3]:.3f}) |"
         )
-    print(f"\nover every question, fitted: hit@5 {value[0]:.3f}, mrr@10 {value[1]:.3f}")
-    print("\n| left out | fitted without it | its hit@5 then | with every source |")
+    print(
+        f"\nover every question, fitted: hit@5 {value[0]:.3f}, mrr@10 {value[1]:.3f}, "
+        f"doc_hit@5 {value[2]:.3f}"
+    )
+    print("\n| left out | fitted without it | its hit@5 (doc_hit@5) then | with every source |")
     print("|---|---|---|---|")
     for source, (w, alone, every) in fit.leave_one_out(fitter, sources, table).items():
-        then = ", ".join(f"{d.split('/')[1]} {v:.3f}" for d, v in alone.items())
-        whole = ", ".join(f"{d.split('/')[1]} {v:.3f}" for d, v in every.items())
+        then = ", ".join(f"{d.split('/')[1]} {v:.3f} ({h:.3f})" for d, (v, h) in alone.items())
+        whole = ", ".join(f"{d.split('/')[1]} {v:.3f} ({h:.3f})" for d, (v, h) in every.items())
         print(f"| {source} | {_show(w)} | {then} | {whole} |")
     print(f"\nfitted:  {_show(fitted)}")
     print(f"shipped: {_show(shipped)}")

@@ -6,17 +6,20 @@ then pure arithmetic (``stages.merge``). Three kinds of weight:
 
 * ``confidence``: the coefficients that turn the document stage's signals into a
   probability per document (``retrieve.confidence``), fitted by maximum likelihood
-  of the right document over the channel questions (``fit_confidence``);
+  of the right document over the channel questions and softened by the temperature
+  that calibrates them on the sources each fit did not see (``calibrate``);
 * ``gains``: the chance that a right document's first gold page is at each place of
   its own ranking, counted over every question with gold pages whose document was
   read closely (``fit_gains``; smoothed and made non-increasing);
-* ``alpha``, ``page``, ``docs`` and ``guard``: a small grid (``GRID``), each point
-  scored on every development set with the two above fitted at that point.
+* ``alpha``, ``page``, ``docs``, ``guard`` and ``first``: a small grid (``GRID``), each
+  point scored on every development set with the two above fitted at that point.
 
-The chosen point has the best hit@5 over all the training questions (doc_hit@5 for
-a set without gold pages; each question counts once, so a small set cannot swing
-the fit), ties broken by mrr@10, then by the order of ``GRID`` (the current value
-first, so a flat direction keeps it). Leave-one-source-out: for each source (a
+The fusion weights that change a document's own ranking (``alpha``, ``page``) are
+chosen on the questions asked of their document alone; then the others, on every
+training question. Each time the chosen point has the best hit@5 (doc_hit@5 for a
+set without gold pages; each question counts once, so a small set cannot swing the
+fit), ties broken by doc_hit@5, then by mrr@10, then by the order of ``GRID`` (the
+current value first, so a flat direction keeps it). Leave-one-source-out: for each source (a
 corpus folder, or our own questions), everything (confidence, gains, grid point) is
 fitted on the other sources and scored on it, so a weight that helps one source
 only shows as a drop there. It leaves out gathering (``scripts/fit_retrieval.py``)
@@ -26,30 +29,31 @@ and printing.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from scipy.optimize import minimize
 
+from papertrail.measure.calibrate import fit_confidence
 from papertrail.measure.metrics import first_relevant_rank, hit_at, mean, reciprocal_rank
 from papertrail.retrieve import stages
 from papertrail.retrieve.fusion import Weights
 from papertrail.types import Hit
 
 DEPTH = 10
-L2 = 0.01  # a little shrinkage: a signal no question separates stays near 0
 # Each weight's candidate values, the likeliest first: ties go to the earlier one.
 GRID: dict[str, tuple[float, ...]] = {
     "alpha": (0.5, 0.6, 0.4, 0.7, 0.8),
     "page": (0.5, 0.25, 0.75, 1.0, 0.0),
     "docs": (2, 3, 4, 5, 6, 1),  # the order is fixed: a refit must not depend on the result
     "guard": (1, 0),
+    "first": (0.0, 0.1, 0.2, 0.3, 0.5),
 }
 WITHIN = ("alpha", "page", "figure_boost", "section_boost")  # change a document's own ranking
 INTS = ("docs", "guard")
 
-Scores = dict[str, tuple[float, float, float]]  # dataset -> (hit@5, mrr@10, questions)
+# dataset -> (hit@5, mrr@10, questions, doc_hit@5 over all its questions)
+Scores = dict[str, tuple[float, float, float, float]]
 
 
 @dataclass(frozen=True)
@@ -88,38 +92,10 @@ def ranks(case: Case, within: dict[str, list[Hit]], w: Weights) -> tuple[int | N
     must = stages.required(pool.signals, pool.must, p, w.guard)
     keep = set(stages.reading(p, must, w, DEPTH)) if pool.signals else None
     chosen = {d: h for d, h in within.items() if keep is None or d in keep}
-    top = stages.merge(chosen, p, must, w.gains, DEPTH)
+    top = stages.merge(chosen, p, must, w.gains, DEPTH, first=w.first)
     on_doc = [h.chunk.doc_name in case.docs for h in top]
     on_page = [ok and h.chunk.page in case.pages for ok, h in zip(on_doc, top, strict=True)]
     return first_relevant_rank(on_page), first_relevant_rank(on_doc)
-
-
-def fit_confidence(cases: Sequence[Case]) -> tuple[float, ...]:
-    """The coefficients of ``confidence.SIGNALS`` that maximise the probability of the
-    right document over the channel questions (L2-shrunk, rounded to 0.01)."""
-    rows = []
-    for case in cases:
-        ids = list(case.pool.signals)
-        gold = [i for i, d in enumerate(ids) if case.names.get(d) in case.docs]
-        if ids and gold:
-            rows.append((np.array([case.pool.signals[d] for d in ids], np.float64), gold))
-    width = len(next(iter(rows))[0][0]) if rows else len(Weights().confidence)
-    if not rows:
-        return Weights().confidence
-
-    def loss(theta):
-        total, grad = L2 * theta @ theta, 2 * L2 * theta
-        for x, gold in rows:
-            z = x @ theta
-            z = z - z.max()
-            p = np.exp(z) / np.exp(z).sum()
-            mass = p[gold].sum()
-            total -= np.log(max(mass, 1e-300))
-            grad = grad - (p[gold] @ x[gold]) / max(mass, 1e-300) + p @ x
-        return total, grad
-
-    found = minimize(loss, np.zeros(width), jac=True, method="L-BFGS-B")
-    return tuple(round(float(v), 2) + 0.0 for v in found.x)
 
 
 def fit_gains(cases: Sequence[Case], fused: Sequence[dict[str, list[Hit]]]) -> tuple[float, ...]:
@@ -155,7 +131,7 @@ def per_dataset(
     cases: Sequence[Case], fused: Sequence[dict[str, list[Hit]]], w: Weights, known=None
 ) -> Scores:
     """Per dataset: hit@5 and mrr@10 over questions with gold pages, or the same at
-    document level for a dataset that has none, and how many questions count.
+    document level for a dataset that has none, how many questions count, and doc_hit@5.
     ``known``: case position -> its ``ranks`` already found (they do not depend on ``w``
     beyond the document's own ranking when there is nothing to route)."""
     found: dict[str, list[tuple[int | None, int | None, bool]]] = {}  # dataset -> ranks
@@ -171,6 +147,7 @@ def per_dataset(
             mean(hit_at(r, 5) for r in use) or 0.0,
             mean(reciprocal_rank(r, DEPTH) for r in use) or 0.0,
             float(len(use)),
+            mean(hit_at(r[1], 5) for r in rows) or 0.0,
         )
     return out
 
@@ -185,6 +162,8 @@ class Fitter:
         self.outer = [n for n in grid if n not in WITHIN]
         self._heads: dict[tuple, list[dict[str, list[Hit]]]] = {}
         self._alone: dict[tuple, dict[int, tuple[int | None, int | None]]] = {}
+        channel = {c.dataset for c in self.cases if c.pool.signals}
+        self.alone = {c.dataset for c in self.cases} - channel  # one document per channel
 
     def fused(self, inner: tuple) -> list[dict[str, list[Hit]]]:
         if inner not in self._heads:
@@ -215,40 +194,61 @@ class Fitter:
 
 
 def best(
-    table: Sequence[tuple[dict[str, float], Weights, Scores]], datasets: set[str]
-) -> tuple[dict[str, float], Weights, tuple[float, float]]:
+    table: Sequence[tuple[dict[str, float], Weights, Scores]],
+    datasets: set[str],
+    alone: Iterable[str] = (),
+) -> tuple[dict[str, float], Weights, tuple[float, float, float]]:
     """The grid point with the best mean over the questions of ``datasets`` (hit@5, then
-    mrr@10, then the grid's own order: ``table`` is in it and the first best is kept)."""
-    chosen, top = table[0][:2], (-1.0, -1.0)
+    doc_hit@5, then mrr@10, then the grid's own order: ``table`` is in it and the first
+    best is kept); with its (hit@5, mrr@10, doc_hit@5).
+
+    The weights that change a document's own ranking (``WITHIN``) are chosen first, on
+    the ``alone`` datasets among them (questions asked of their document alone): they
+    are judged by how they rank a document's pages, not by how they happen to reshuffle
+    the places a channel shares through the gains. The others are then chosen on all."""
+    alone = set(alone) & datasets
+    if alone:
+        point = _best(table, alone)[0]
+        fixed = {n: v for n, v in point.items() if n in WITHIN}
+        table = [row for row in table if all(row[0][n] == v for n, v in fixed.items())]
+    return _best(table, datasets)
+
+
+def _best(
+    table: Sequence[tuple[dict[str, float], Weights, Scores]], datasets: set[str]
+) -> tuple[dict[str, float], Weights, tuple[float, float, float]]:
+    chosen, top = table[0][:2], (-1.0, -1.0, -1.0)  # in the order compared
     for point, w, scores in table:
         rows = [scores[d] for d in datasets if d in scores]
         n = sum(r[2] for r in rows) or 1.0  # every question counts once: a small set is noisy
-        value = (sum(r[0] * r[2] for r in rows) / n, sum(r[1] * r[2] for r in rows) / n)
-        tied = abs(value[0] - top[0]) <= 1e-9
-        if value[0] > top[0] + 1e-9 or (tied and value[1] > top[1] + 1e-9):
-            chosen, top = (point, w), value
-    return chosen[0], chosen[1], top
+        value = tuple(sum(r[i] * r[2] for r in rows) / n for i in (0, 3, 1))
+        for mine, theirs in zip(value, top, strict=True):
+            if abs(mine - theirs) > 1e-9:
+                if mine > theirs:
+                    chosen, top = (point, w), value
+                break
+    return chosen[0], chosen[1], (top[0], top[2], top[1])
 
 
 def leave_one_out(
     fitter: Fitter, sources: dict[str, str], every=None
-) -> dict[str, tuple[Weights, dict[str, float], dict[str, float]]]:
-    """Per source left out: (weights fitted without it, its datasets' scores there, and
-    at the weights fitted on everything; ``every``: that table, if already made)."""
+) -> dict[str, tuple[Weights, dict[str, tuple[float, float]], dict[str, tuple[float, float]]]]:
+    """Per source left out: (weights fitted without it, its datasets' (hit@5, doc_hit@5)
+    there, and at the weights fitted on everything; ``every``: that table, if made)."""
     every = every if every is not None else fitter.table(set(sources.values()))
-    _, w_all, _ = best(every, set(sources))
+    _, w_all, _ = best(every, set(sources), fitter.alone)
     at_all = next(s for _, w, s in every if w == w_all)
     out = {}
     for source in sorted(set(sources.values())):
         mine = {d for d, s in sources.items() if s == source}
         others = set(sources.values()) - {source}
         table = fitter.table(others)
-        _, w, _ = best(table, set(sources) - mine)
+        _, w, _ = best(table, set(sources) - mine, fitter.alone)
         scores = next(s for _, w2, s in table if w2 == w)
         out[source] = (
             w,
-            {d: scores[d][0] for d in sorted(mine)},
-            {d: at_all[d][0] for d in sorted(mine)},
+            {d: (scores[d][0], scores[d][3]) for d in sorted(mine)},
+            {d: (at_all[d][0], at_all[d][3]) for d in sorted(mine)},
         )
     return out
 

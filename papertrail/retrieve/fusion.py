@@ -30,8 +30,8 @@ from papertrail.types import Chunk, Hit
 class Weights:
     """How much each signal counts (see the module docstring).
 
-    ``alpha``, ``page``, ``docs`` and ``guard`` are chosen on the development sets by
-    ``scripts/fit_retrieval.py``, ``confidence`` (the coefficients of
+    ``alpha``, ``page``, ``docs``, ``guard`` and ``first`` are chosen on the development
+    sets by ``scripts/fit_retrieval.py``, ``confidence`` (the coefficients of
     ``confidence.SIGNALS``) and ``gains`` (the chance that a right document's first
     gold page is at each place of its own ranking, first place first) are fitted by
     it (docs/retrieval.md says how to refit them); the boosts and ``rrf_k`` are set
@@ -45,8 +45,9 @@ class Weights:
     figure_boost: float = 0.5
     section_boost: float = 0.6
     docs: int = 6  # at most this many documents read closely (``stages.reading``)
-    guard: int = 0  # 1: the top results show each single ranking's first document
-    confidence: tuple[float, ...] = (-4.08, 4.16, 7.54, 3.65, 7.82, 0.91, 0.29, 0.79)
+    guard: int = 1  # 1: the top results show each single ranking's first document
+    first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
+    confidence: tuple[float, ...] = (-3.4, 3.46, 6.28, 3.04, 6.52, 0.76, 0.24, 0.66)
     gains: tuple[float, ...] = (0.625, 0.183, 0.041, 0.041, 0.026, 0.01, 0.01, 0.005, 0.005, 0.005)
 
 

@@ -108,17 +108,17 @@ def to_read(
 def reading(p: dict[str, float], must: Sequence[str], w: Weights, k: int) -> list[str]:
     """The documents that can take a place in the top ``k``: those ``placed`` would give
     one (at most ``w.docs``), then the ``must`` ones. The others are not read at all."""
-    return list(dict.fromkeys([*placed(p, w.gains, k)[: max(w.docs, 1)], *must]))
+    return list(dict.fromkeys([*placed(p, w.gains, k, w.first)[: max(w.docs, 1)], *must]))
 
 
-def placed(p: dict[str, float], gains: Sequence[float], k: int) -> list[str]:
+def placed(p: dict[str, float], gains: Sequence[float], k: int, first: float = 0.0) -> list[str]:
     """The documents ``allocate`` gives at least one of ``k`` places when each has passages
     enough, in the order of their first place: its choice, before any passage is read."""
     count = dict.fromkeys(p, 0)
     order = confidence.ranked(p)
     out = []
     for _ in range(k if order else 0):
-        best = max(order, key=lambda d: p[d] * gain(gains, count[d]))
+        best = max(order, key=lambda d: p[d] * worth(gains, count[d], first))
         count[best] += 1
         if count[best] == 1:
             out.append(best)
@@ -144,7 +144,7 @@ def rank(pool: Pool, w: Weights, k: int, *, per_page: int = 1, shown: int = 5) -
         for d in pool.docs
         if keep is None or d.doc_id in keep
     }
-    return merge(within, p, must, w.gains, k, shown=shown)
+    return merge(within, p, must, w.gains, k, shown=shown, first=w.first)
 
 
 def gain(gains: Sequence[float], place: int) -> float:
@@ -155,12 +155,23 @@ def gain(gains: Sequence[float], place: int) -> float:
     return (gains[-1] if gains else 1.0) * 0.5 ** (place - len(gains) + 1)
 
 
+def worth(gains: Sequence[float], place: int, first: float = 0.0) -> float:
+    """What a right document's passage at ``place`` adds: the chance that it is the first
+    on a gold page (``gain``), and, for its first passage, ``first``: the worth of the
+    document being shown at all (a reader who sees it can open it at any page)."""
+    return gain(gains, place) + (first if place == 0 else 0.0)
+
+
 def allocate(
-    within: dict[str, list[Hit]], p: dict[str, float], gains: Sequence[float], k: int
+    within: dict[str, list[Hit]],
+    p: dict[str, float],
+    gains: Sequence[float],
+    k: int,
+    first: float = 0.0,
 ) -> list[Hit]:
     """The documents' own rankings (``within``) merged: each of the first ``k`` places goes
     to the document whose next passage adds most to the chance of a gold page among them
-    (its probability times ``gain`` of that passage's place), so a sure document keeps
+    (its probability times the ``worth`` of that passage's place), so a sure document keeps
     its own order and a doubtful second one gets a place once that is worth more than
     the first's next passage. Then the rest, the likelier documents' first. Each document's
     passages keep their order, and a hit's score becomes its score times its document's
@@ -172,7 +183,7 @@ def allocate(
         open_docs = [d for d in order if at[d] < len(within[d])]
         if not open_docs:
             break
-        best = max(open_docs, key=lambda d: p.get(d, 0.0) * gain(gains, at[d]))
+        best = max(open_docs, key=lambda d: p.get(d, 0.0) * worth(gains, at[d], first))
         out.append(within[best][at[best]])
         at[best] += 1
     out += [h for d in order for h in within[d][at[d] :]]
@@ -187,11 +198,12 @@ def merge(
     k: int,
     *,
     shown: int = 5,
+    first: float = 0.0,
 ) -> list[Hit]:
     """The channel's top ``k``: the documents' rankings ``allocate``d by their
-    probabilities ``p``, then a passage of each ``must`` document among the ``shown``
-    first (``fusion.cover``)."""
-    ranked = allocate(within, p, gains, max(k, shown))
+    probabilities ``p`` (``first``: the worth of showing a document at all, ``worth``),
+    then a passage of each ``must`` document among the ``shown`` first (``fusion.cover``)."""
+    ranked = allocate(within, p, gains, max(k, shown), first)
     for depth in sorted({min(k, shown), k}):  # the excerpts shown, then all k
         ranked = fusion.cover(ranked, list(must), depth)
     return ranked[:k]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from papertrail.measure import fit
+from papertrail.measure import calibrate, fit
 from papertrail.retrieve import stages
 from papertrail.retrieve.fusion import Weights
 from papertrail.types import Chunk, Rect
@@ -44,6 +44,21 @@ def test_confidence_learns_which_signal_finds_the_right_document():
     assert fit.fit_confidence(cases) == coef  # reproducible: a refit gives the same numbers
 
 
+def test_a_fit_sure_beyond_what_it_earns_on_another_source_is_softened():
+    # x: dense search's first is always right; y: a coin toss. A fit on x alone is sure
+    # of dense search, and wrong on half of y: its probabilities must be softened.
+    xs = [case("x", 1.0, 1, dense_first=A) for _ in range(4)]
+    ys = [case("y", 1.0, 1, dense_first=A, gold=g) for g in ("a.pdf", "b.pdf") * 2]
+    t = calibrate.temperature(xs + ys)
+    assert t > 1.0 and t in calibrate.TEMPERATURES
+    raw = calibrate._likeliest(calibrate._rows(xs + ys))
+    assert fit.fit_confidence(xs + ys) == tuple(round(float(v) / t, 2) + 0.0 for v in raw)
+    # where every source agrees, nothing is softened; one source cannot be checked
+    agree = xs + [case("y", 1.0, 1, dense_first=A) for _ in range(4)]
+    assert calibrate.temperature(agree) == 1.0
+    assert calibrate.temperature(xs) == 1.0
+
+
 def test_gains_count_where_the_first_gold_page_sits_and_never_rise():
     cases = [case("x", 1.0, page) for page in (1, 1, 1, 2, 4, 3, 4, 4)]
     fused = [fit.heads(c.pool, Weights()) for c in cases]
@@ -63,10 +78,29 @@ def test_the_point_that_ranks_gold_pages_higher_is_chosen_and_each_source_left_o
     ys = [case("y", 1.0, 1, dense_first=A) for _ in range(2)]
     fitter = fit.Fitter(xs + ys, Weights(), grid)
     table = fitter.table({"x", "y"})
-    point, w, (hit5, _) = fit.best(table, {"x/qa.jsonl", "y/qa.jsonl"})
-    assert point == {"docs": 2, "guard": 0} and hit5 == 1.0
+    point, w, (hit5, _, doc5) = fit.best(table, {"x/qa.jsonl", "y/qa.jsonl"})
+    assert point == {"docs": 2, "guard": 0} and hit5 == doc5 == 1.0
     one = next(s for p, _, s in table if p["docs"] == 1)["x/qa.jsonl"]
     assert one[0] < 1.0  # the premise: reading one document only loses x's pages
     out = fit.leave_one_out(fitter, {"x/qa.jsonl": "x", "y/qa.jsonl": "y"})
     w_without_y, scores_y, at_all = out["y"]
-    assert w_without_y.docs == 2 and scores_y["y/qa.jsonl"] == at_all["y/qa.jsonl"] == 1.0
+    assert w_without_y.docs == 2 and scores_y["y/qa.jsonl"] == at_all["y/qa.jsonl"] == (1.0, 1.0)
+    assert one[3] == 0.5  # and doc_hit@5: the document not read is never shown
+
+
+def test_a_documents_own_ranking_is_chosen_on_questions_asked_of_it_alone():
+    def row(alpha, docs, one, channel):
+        point = {"alpha": alpha, "docs": docs}
+        scores = {"one/qa.jsonl": (one, 0.5, 10.0, 1.0), "ch/qa.jsonl": (channel, 0.5, 10.0, 1.0)}
+        return point, Weights(alpha=alpha, docs=docs), scores
+
+    # alpha 0.6 wins the channel by how it reshuffles places, and ranks pages worse alone
+    table = [row(0.5, 2, 0.9, 0.5), row(0.6, 2, 0.8, 0.9), row(0.5, 3, 0.9, 0.6)]
+    both = {"one/qa.jsonl", "ch/qa.jsonl"}
+    point, w, (hit5, _, _) = fit.best(table, both, alone={"one/qa.jsonl"})
+    assert point == {"alpha": 0.5, "docs": 3} and hit5 == pytest.approx(0.75)
+    assert fit.best(table, both)[0] == {"alpha": 0.6, "docs": 2}  # the premise: jointly, 0.6
+    # ties on hit@5 go to doc_hit@5 before mrr@10
+    a, b = row(0.5, 2, 0.9, 0.9), row(0.5, 3, 0.9, 0.9)
+    a[2]["ch/qa.jsonl"] = (0.9, 0.9, 10.0, 0.8)
+    assert fit.best([a, b], both)[0]["docs"] == 3

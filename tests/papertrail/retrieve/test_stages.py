@@ -54,6 +54,31 @@ def test_a_sure_document_keeps_its_own_order_and_a_doubtful_one_gets_a_place_whe
             assert mine == sorted(mine)  # each document keeps its own order
 
 
+def test_the_worth_of_showing_a_document_at_all_gives_a_runner_up_the_last_place():
+    a, b = pool_of("a", 6), pool_of("b", 6)
+    w = Weights()
+    within = {d.doc_id: diversify(d.fused(w), 1) for d in (a, b)}
+    p = {"a" * 64: 0.97, "b" * 64: 0.03}
+    # b's first passage adds 0.03 x 0.6 = 0.018, less than a's fifth (0.97 x 0.03 = 0.029)
+    assert {h.chunk.doc_id[0] for h in stages.allocate(within, p, GAINS, 5)[:5]} == {"a"}
+    # worth 0.5 more for being shown at all: 0.03 x 1.1 = 0.033, more than a's fifth...
+    shown = stages.allocate(within, p, GAINS, 5, first=0.5)
+    assert [h.chunk.doc_id[0] for h in shown][:5] == list("aaaab")
+    # ... but not than its fourth (0.97 x 0.05 = 0.0485): a keeps its own first four
+    assert [h.chunk.index for h in shown][:4] == [h.chunk.index for h in within["a" * 64]][:4]
+    assert stages.worth(GAINS, 0, 0.5) == GAINS[0] + 0.5 and stages.worth(GAINS, 1, 0.5) == GAINS[1]
+    assert stages.placed(p, GAINS, 5) == ["a" * 64]
+    assert stages.placed(p, GAINS, 5, first=0.5) == ["a" * 64, "b" * 64]  # so b is read
+    pool = stages.Pool((a, b), signals={"a" * 64: signal(1.0), "b" * 64: signal(0.0)})
+    sure = signal(3.476)  # a: 0.97, b: 0.03
+
+    def docs_shown(first):
+        w = Weights(confidence=sure, gains=GAINS, first=first)
+        return {h.chunk.doc_id[0] for h in stages.rank(pool, w, 5)[:5]}
+
+    assert docs_shown(0.0) == {"a"} and docs_shown(0.5) == {"a", "b"}
+
+
 def test_only_the_most_probable_documents_and_the_wanted_ones_take_part():
     pools = tuple(pool_of(d, 3) for d in "abcd")
     signals = {d * 64: signal(p) for d, p in zip("abcd", (1.0, 0.9, 0.8, 0.1), strict=True)}
