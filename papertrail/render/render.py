@@ -15,9 +15,7 @@ The crop's top and bottom are moved, by at most ``SLACK``, to blank rows, so
 no text line is cut in half. When the text runs sideways or upside down on the
 displayed page (a landscape table on a portrait /Rotate page), the image is
 turned so the text reads left to right. Width is capped at ``max_width`` and
-height at ``MAX_HEIGHT`` by rendering at a lower zoom. ``read_region`` is the
-part that reads the PDF (PyMuPDF: one thread at a time), ``draw`` the part that
-works on the pixels (numpy and zlib, which let other threads run meanwhile).
+height at ``MAX_HEIGHT`` by rendering at a lower zoom.
 
 It does not annotate the PDF itself, draw citation numbers on the image, or
 render more than one page per snippet.
@@ -26,7 +24,6 @@ render more than one page per snippet.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
 import numpy as np
 import pymupdf
@@ -41,7 +38,7 @@ from papertrail.types import Chunk, Evidence, Rect, Snippet
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CONTEXT_FILL", "FILL", "OUTLINE", "Region", "draw", "read_region", "render_snippet"]
+__all__ = ["CONTEXT_FILL", "FILL", "OUTLINE", "render_snippet"]
 MAX_HEIGHT = 2400  # pixels: taller regions are rendered at a lower zoom
 MIN_WIDTH = 320.0  # points: narrow chunks get horizontal context up to this width
 PAD = 2.0  # points between a line's glyphs and its outline
@@ -62,50 +59,6 @@ def render_snippet(
 ) -> Snippet:
     """A PNG of ``chunk``'s region on its page, ``evidence`` marked; ``n``: citation number;
     ``claim``: the sentence it supports (picks a table row's one row out of its quote)."""
-    region = read_region(
-        doc,
-        chunk,
-        n=n,
-        zoom=zoom,
-        max_width=max_width,
-        context=context,
-        evidence=evidence,
-        claim=claim,
-    )
-    return draw(region)
-
-
-@dataclass(frozen=True, eq=False)
-class Region:
-    """What the PDF says about a snippet: the rendered pixels and, in them, the boxes to
-    mark and where the crop may go. ``draw`` needs nothing else (no PDF object), so it
-    may run on another thread while the next region is read."""
-
-    n: int
-    chunk: Chunk
-    pixels: np.ndarray  # H x W x 3, turned upright
-    clip: Box  # the crop, before its top and bottom move to blank rows
-    focus: Box  # the evidence: the crop's edges never cut into it
-    slack: float  # pixels the crop's top or bottom may move
-    marked: list[Box]
-    context: list[Box]
-    pad: float  # pixels between a line's glyphs and its outline
-    width: int  # the outline's, in pixels
-    max_width: int
-
-
-def read_region(
-    doc: pymupdf.Document,
-    chunk: Chunk,
-    *,
-    n: int,
-    zoom: float = 2.0,
-    max_width: int = 1600,
-    context: float = 36.0,
-    evidence: Evidence | None = None,
-    claim: str = "",
-) -> Region:
-    """The PDF's part of ``render_snippet``: what to mark, and the page region rendered."""
     page = doc[chunk.page - 1]
     bounds = page.rect
     body = [r for r in _boxes(chunk.rects) if not is_furniture(chunk, r, bounds)]
@@ -137,38 +90,19 @@ def read_region(
     def px(r: Rect) -> Box:
         return _to_image(r, shown, z, turn, size)
 
-    return Region(
-        n=n,
-        chunk=chunk,
-        pixels=pixels,
-        clip=px(_as_rect(clip)),
-        focus=px(focus),
-        slack=slack * z,
-        marked=[px(r) for r in marked],
-        context=[px(r) for r in rects],
-        pad=PAD * z,
-        width=max(2, min(3, round(z))),  # 2-3 px: clear at any zoom, never hides the text
-        max_width=max_width,
-    )
-
-
-def draw(region: Region) -> Snippet:
-    """The pixels' part of ``render_snippet``: marked, cropped, written as a PNG."""
-    pixels = region.pixels
     shades = Shades.of(pixels)  # read once: where the crop ends and where the marks go
-    top, bottom = _crop_rows(shades.ink, region.clip, region.focus, region.slack)
-    marks = (region.marked, region.context, region.pad, region.width)
+    top, bottom = _crop_rows(shades.ink, px(_as_rect(clip)), px(focus), slack * z)
+    width = max(2, min(3, round(z)))  # 2-3 px: clear at any zoom, never hides the text
+    marks = ([px(r) for r in marked], [px(r) for r in rects], PAD * z, width)
     pixels = mark(pixels, *marks, shades=shades)
-    x0, _, x1, _ = region.clip
+    x0, _, x1, _ = px(_as_rect(clip))
     shown_px = pixels[top:bottom, max(0, round(x0)) : round(x1)]
-    max_width = region.max_width
     if shown_px.shape[1] > max_width:  # rounding in get_pixmap can add a pixel
         img = Image.fromarray(shown_px)
         img = img.resize((max_width, max(1, round(img.height * max_width / img.width))))
         shown_px = np.asarray(img)
-    chunk = region.chunk
     return Snippet(
-        n=region.n,
+        n=n,
         chunk_id=chunk.id,
         doc_name=chunk.doc_name,
         page=chunk.page,

@@ -47,36 +47,3 @@ def test_each_citation_marks_its_own_evidence(tmp_path):
     same = [dataclasses.replace(c, evidence=one) for c in cited]
     assert [s.n for s in render_citations(same, data.get)] == [1]
     assert render_citations(cited, {}.get) == []
-
-
-def test_pictures_drawn_on_threads_are_those_drawn_one_by_one(tmp_path, monkeypatch):
-    import pymupdf
-
-    from papertrail.render import citations, render
-
-    pt = make(tmp_path)
-    pt.ingest("c1", "paper.pdf", pdfs.paper_pdf())
-    answer = pt.ask("c1", QUESTION, render=False)
-    first = answer.citations[0]
-    lines = first.chunk.rects
-    cited = [
-        dataclasses.replace(first, n=i + 1, evidence=Evidence(f"line {i}", lines[i : i + 1]))
-        for i in range(min(3, len(lines)))
-    ]
-    data = {first.chunk.doc_id: pdfs.paper_pdf()}
-    doc = pymupdf.open(stream=pdfs.paper_pdf(), filetype="pdf")
-    alone = [
-        render.render_snippet(doc, c.chunk, n=c.n, evidence=c.evidence, claim=c.sentence)
-        for c in cited
-    ]
-    assert render_citations(cited, data.get) == alone  # same bytes, same order
-    # a picture whose drawing fails costs only itself
-    real = render.draw
-
-    def flaky(region):
-        if region.n == 1:
-            raise RuntimeError("no picture")
-        return real(region)
-
-    monkeypatch.setattr(citations, "draw", flaky)
-    assert render_citations(cited, data.get) == alone[1:]
