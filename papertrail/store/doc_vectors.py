@@ -14,7 +14,7 @@ built from).
 Rows are held as float16, half the memory of float32, so a channel of ~100k
 chunks fits (``max_rows`` in all, least recently used dropped first): the
 ranking by them is only a shortlist, every row whose float16 score comes within
-``SLACK`` of the k-th is scored again from its stored float32 vector (read from
+twice ``SLACK`` of the k-th is scored again from its stored float32 vector (read from
 Chroma by id, ~2 ms), so the chunks found and their order are those the float32
 rows give (scored in float64 and rounded, so that equal rows tie and keep their
 order). It leaves out which documents are ready (the caller passes only
@@ -91,9 +91,11 @@ class DocVectors:
         """The ``k`` chunks of the held ``doc_ids`` most similar to ``vector`` (cosine),
         best first; documents not held are left out (see ``missing``). ``exact`` reads
         the stored float32 vectors of the shortlisted chunks."""
+        if k <= 0:
+            return []
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         query = query / max(float(np.linalg.norm(query)), 1e-12)
-        shortlists: list[tuple[list[Chunk], np.ndarray]] = []
+        shortlists: list[list[Chunk]] = []  # per document, in row order
         for doc_id in doc_ids:
             with self._lock:
                 held = self._docs.get((channel, doc_id))
@@ -105,11 +107,11 @@ class DocVectors:
             scores = coarse @ query  # float32 scores of the float16 rows
             kth = np.partition(scores, -k)[-k] if len(scores) > k else scores.min()
             near = np.flatnonzero(scores >= kth - 2 * SLACK)  # in row order: ties stay put
-            shortlists.append(([chunks[i] for i in near], near))
-        wanted = [c.id for chunks, _ in shortlists for c in chunks]
+            shortlists.append([chunks[i] for i in near])
+        wanted = [c.id for chunks in shortlists for c in chunks]
         stored = exact(wanted) if wanted else {}
         found: list[tuple[Chunk, float]] = []
-        for chunks, _ in shortlists:
+        for chunks in shortlists:
             if any(c.id not in stored for c in chunks):
                 continue  # gone from the index meanwhile: being forgotten
             unit = _unit(np.stack([stored[c.id] for c in chunks])).astype(np.float64)
