@@ -25,6 +25,7 @@ from papertrail.coord import Leases
 from papertrail.domains import KNOWN
 from papertrail.errors import PaperTrailError
 from papertrail.pipeline.indexing import EMBED_BATCH, LEASE_TTL, Indexing, IngestResult, Progress
+from papertrail.pipeline.warming import warm_answering
 from papertrail.protocols import Domain, Embedder, Generator, Store
 from papertrail.render.citations import render_citations
 from papertrail.retrieve.retriever import Retriever
@@ -132,10 +133,18 @@ class PaperTrail(Indexing):
                     log.exception("closing %s failed", type(part).__name__)
 
     def warm_up(self) -> threading.Thread:
-        """Load what a first question needs in a thread (bots, at start): ``Retriever.warm_up``."""
-        thread = threading.Thread(target=self.retriever.warm_up, name="pt-warm", daemon=True)
+        """Load what a first question needs in a thread (bots, at start): ``Retriever.warm_up``
+        (model, BM25 indexes), then the answerers' and verifier's first use (``warming``)."""
+        thread = threading.Thread(target=self._warm, name="pt-warm", daemon=True)
         thread.start()
         return thread
+
+    def _warm(self) -> None:
+        self.retriever.warm_up()
+        try:
+            warm_answering(self.domains, self.settings.without)
+        except Exception:  # the first question meets it again, with its own message
+            log.exception("warming up the answerers failed")
 
     # -- questions --------------------------------------------------------
 

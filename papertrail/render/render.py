@@ -23,7 +23,6 @@ render more than one page per snippet.
 
 from __future__ import annotations
 
-import io
 import logging
 
 import numpy as np
@@ -34,6 +33,7 @@ from papertrail.render.furniture import is_furniture
 from papertrail.render.glyphs import snap_to_words
 from papertrail.render.headings import table_row
 from papertrail.render.marks import CONTEXT_FILL, FILL, OUTLINE, Box, Shades, blank_rows, mark
+from papertrail.render.png import png_bytes
 from papertrail.types import Chunk, Evidence, Rect, Snippet
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,6 @@ MIN_WIDTH = 320.0  # points: narrow chunks get horizontal context up to this wid
 PAD = 2.0  # points between a line's glyphs and its outline
 MAX_SPREAD = 3.0  # the crop grows to show the whole chunk up to this many ``context``s a side
 SLACK = 12.0  # points the crop's top or bottom may move to fall between two lines
-PNG_LEVEL = 3  # zlib level: as small as Pillow's default 6 on filing crops (80 vs 84 kB), less work
 
 
 def render_snippet(
@@ -97,19 +96,19 @@ def render_snippet(
     marks = ([px(r) for r in marked], [px(r) for r in rects], PAD * z, width)
     pixels = mark(pixels, *marks, shades=shades)
     x0, _, x1, _ = px(_as_rect(clip))
-    img = Image.fromarray(pixels[top:bottom, max(0, round(x0)) : round(x1)])
-    if img.width > max_width:  # rounding in get_pixmap can add a pixel
+    shown_px = pixels[top:bottom, max(0, round(x0)) : round(x1)]
+    if shown_px.shape[1] > max_width:  # rounding in get_pixmap can add a pixel
+        img = Image.fromarray(shown_px)
         img = img.resize((max_width, max(1, round(img.height * max_width / img.width))))
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=PNG_LEVEL)
+        shown_px = np.asarray(img)
     return Snippet(
         n=n,
         chunk_id=chunk.id,
         doc_name=chunk.doc_name,
         page=chunk.page,
-        png=buf.getvalue(),
-        width=img.width,
-        height=img.height,
+        png=png_bytes(shown_px),
+        width=shown_px.shape[1],
+        height=shown_px.shape[0],
     )
 
 

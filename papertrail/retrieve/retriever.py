@@ -234,7 +234,9 @@ class Retriever:
     ) -> list[Chunk]:
         """Every chunk of ``doc_id`` on ``pages``, in reading order."""
         index = self._index(channel, list(documents))
-        return [c for c in index.chunks if c.doc_id == doc_id and c.page in pages]
+        rows = index.rows_of({doc_id})  # its own rows only: not the channel's 25k
+        chunks = index.chunks if rows is None else [index.chunks[r] for r in rows]
+        return [c for c in chunks if c.doc_id == doc_id and c.page in pages]
 
     def warm(self, channel: str) -> None:
         """Build the channel's BM25 index now (e.g. after an upload), not on the next question."""

@@ -11,9 +11,14 @@ done while a question waits: ``missing`` tells the caller which documents to
 search in Chroma this time, and ``load_later`` reads them on a background
 thread; ``hold`` keeps what a caller read anyway (the chunks a BM25 index is
 built from).
-Rows are kept least recently used dropped first, up to ``max_rows`` in all. It
-leaves out which documents are ready (the caller passes only those) and
-searches over a whole channel (Chroma's index does those).
+Rows are held as float16, half the memory of float32, so a channel of ~100k
+chunks fits (``max_rows`` in all, least recently used dropped first): the
+ranking by them is only a shortlist, every row whose float16 score comes within
+twice ``SLACK`` of the k-th is scored again from its stored float32 vector (read from
+Chroma by id, ~2 ms), so the chunks found and their order are those the float32
+rows give (scored in float64 and rounded, so that equal rows tie and keep their
+order). It leaves out which documents are ready (the caller passes only
+those) and searches over a whole channel (Chroma's index does those).
 """
 
 from __future__ import annotations
@@ -31,8 +36,13 @@ from papertrail.types import Chunk
 
 log = logging.getLogger(__name__)
 
-MAX_ROWS = 60_000  # vectors kept: ~90 MB of float32 at 384 dimensions, plus their text
-Loaded = tuple[list[Chunk], np.ndarray]  # a document's chunks and their unit vectors, row i
+MAX_ROWS = 131_072  # vectors kept: ~100 MB of float16 at 384 dimensions, plus their text
+# A float16 unit vector's score is within 2**-11 (4.9e-4) of its float32 score (half a
+# float16 step on each component), float32 rounding aside: more than that, so no row of
+# the true top k is ever left out of the shortlist.
+SLACK = 1e-3
+Loaded = tuple[list[Chunk], np.ndarray]  # a document's chunks and their vectors, row i
+Exact = Callable[[list[str]], dict[str, np.ndarray]]  # chunk ids -> stored float32 vectors
 
 
 class DocVectors:
@@ -53,7 +63,8 @@ class DocVectors:
         documents ranked here, the others searched in their Chroma ``collection`` and
         read into memory in the background for the next question."""
         missing = self.missing(channel, doc_ids)
-        found = self.search(channel, [d for d in doc_ids if d not in missing], vector, k)
+        held = [d for d in doc_ids if d not in missing]
+        found = self.search(channel, held, vector, k, lambda ids: read_vectors(collection, ids))
         if missing:
             where = {"doc_id": {"$in": missing}}
             include = ["documents", "metadatas", "distances"]
@@ -75,13 +86,16 @@ class DocVectors:
             return [d for d in doc_ids if (channel, d) not in self._docs]
 
     def search(
-        self, channel: str, doc_ids: Sequence[str], vector: np.ndarray, k: int
+        self, channel: str, doc_ids: Sequence[str], vector: np.ndarray, k: int, exact: Exact
     ) -> list[tuple[Chunk, float]]:
         """The ``k`` chunks of the held ``doc_ids`` most similar to ``vector`` (cosine),
-        best first; documents not held are left out (see ``missing``)."""
+        best first; documents not held are left out (see ``missing``). ``exact`` reads
+        the stored float32 vectors of the shortlisted chunks."""
+        if k <= 0:
+            return []
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         query = query / max(float(np.linalg.norm(query)), 1e-12)
-        found: list[tuple[Chunk, float]] = []
+        shortlists: list[list[Chunk]] = []  # per document, in row order
         for doc_id in doc_ids:
             with self._lock:
                 held = self._docs.get((channel, doc_id))
@@ -89,8 +103,21 @@ class DocVectors:
                     self._docs.move_to_end((channel, doc_id))
             if held is None or not held[0]:
                 continue
-            chunks, unit = held
-            scores = unit @ query
+            chunks, coarse = held
+            scores = coarse @ query  # float32 scores of the float16 rows
+            kth = np.partition(scores, -k)[-k] if len(scores) > k else scores.min()
+            near = np.flatnonzero(scores >= kth - 2 * SLACK)  # in row order: ties stay put
+            shortlists.append([chunks[i] for i in near])
+        wanted = [c.id for chunks in shortlists for c in chunks]
+        stored = exact(wanted) if wanted else {}
+        found: list[tuple[Chunk, float]] = []
+        for chunks in shortlists:
+            if any(c.id not in stored for c in chunks):
+                continue  # gone from the index meanwhile: being forgotten
+            unit = _unit(np.stack([stored[c.id] for c in chunks])).astype(np.float64)
+            # summed in float64, kept as float32: equal rows score equally wherever they
+            # stand (a float32 matrix product's last bit depends on the row's position)
+            scores = (unit @ query.astype(np.float64)).astype(np.float32)
             top = np.argsort(-scores, kind="stable")[:k]
             found.extend((chunks[i], float(scores[i])) for i in top)
         found.sort(key=lambda pair: -pair[1])
@@ -135,13 +162,12 @@ class DocVectors:
         self._keep(key, chunks, vectors)
 
     def _keep(self, key: tuple[str, str], chunks: list[Chunk], vectors) -> None:
-        unit = np.asarray(vectors, dtype=np.float32).reshape(len(chunks), -1)
-        unit = unit / np.maximum(np.linalg.norm(unit, axis=1, keepdims=True), 1e-12)
+        coarse = _unit(np.asarray(vectors).reshape(len(chunks), -1)).astype(np.float16)
         with self._lock:
             self._pending.discard(key)
             if key in self._docs or len(chunks) > self.max_rows:
                 return
-            self._docs[key] = (list(chunks), unit)
+            self._docs[key] = (list(chunks), coarse)
             self._rows += len(chunks)
             while self._rows > self.max_rows:
                 _, (old, _) = self._docs.popitem(last=False)
@@ -153,3 +179,15 @@ def read_rows(collection, doc_id: str) -> Loaded:
     got = collection.get(where={"doc_id": doc_id}, include=["documents", "metadatas", "embeddings"])
     texts, metas = got["documents"], got["metadatas"]
     return [chunk(t, m) for t, m in zip(texts, metas, strict=True)], np.asarray(got["embeddings"])
+
+
+def read_vectors(collection, ids: list[str]) -> dict[str, np.ndarray]:
+    """The stored vectors of chunk ``ids`` in their Chroma ``collection`` (unknown ids left out)."""
+    got = collection.get(ids=list(ids), include=["embeddings"])
+    return dict(zip(got["ids"], np.asarray(got["embeddings"], dtype=np.float32), strict=True))
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    """``vectors`` as float32 rows of length 1 (a zero row stays zero)."""
+    rows = np.asarray(vectors, dtype=np.float32)
+    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)

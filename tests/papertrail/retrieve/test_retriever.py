@@ -319,3 +319,14 @@ def test_warm_up_loads_the_model_and_the_recent_channels_bm25(store):
     assert retriever.search("new", "text of new", mode="bm25")
     assert retriever.search("mid", "text of mid", mode="bm25")
     assert len(store.fetched) == 2  # the first questions found their index built
+
+
+def test_page_chunks_are_the_documents_own_on_those_pages_in_reading_order(store, retriever):
+    a, a_chunks = add(store, "C", [f"alpha line {i}" for i in range(7)], b"a", name="a.pdf")
+    b, b_chunks = add(store, "C", [f"beta line {i}" for i in range(5)], b"b", name="b.pdf")
+    docs = store.documents("C")
+    for doc, chunks in ((a, a_chunks), (b, b_chunks)):
+        for pages in ({1}, {2, 3}, {1, 4}, {9}, set()):
+            want = [c for c in chunks if c.page in pages]  # every page holds two chunks
+            assert retriever.page_chunks("C", doc.doc_id, pages, docs) == want
+    assert retriever.page_chunks("C", "no-such-document", {1}, docs) == []

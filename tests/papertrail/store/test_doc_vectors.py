@@ -84,20 +84,84 @@ def test_a_forgotten_document_is_never_found_again(store):
     assert after and all(c.doc_id == keep.doc_id for c, _ in after)
 
 
+class _Row(str):
+    """A stand-in chunk: its text is its id."""
+
+    @property
+    def id(self) -> str:
+        return str(self)
+
+
 def test_memory_is_bounded_least_recently_used_first():
     near = DocVectors(max_rows=10)
     loads = []
+    stored = {}
 
     def load(doc_id):
         loads.append(doc_id)
-        return [f"{doc_id}:{i}" for i in range(4)], np.eye(4, 3, dtype=np.float32)
+        rows = [_Row(f"{doc_id}:{i}") for i in range(4)]
+        vectors = np.eye(4, 3, dtype=np.float32)
+        stored.update(zip(rows, vectors, strict=True))
+        return rows, vectors
+
+    def exact(ids):
+        return {i: stored[i] for i in ids}
 
     vec = np.array([1.0, 0.0, 0.0], np.float32)
     for doc_id in ("a", "b", "a", "c", "a", "b"):
         if near.missing("C", [doc_id]):
             near.hold("C", doc_id, *load(doc_id))
-        near.search("C", [doc_id], vec, 2)
+        near.search("C", [doc_id], vec, 2, exact)
     assert near._rows <= 10
     assert loads == ["a", "b", "c", "b"]  # "b" was the least recently used when "c" came
-    assert near.search("C", ["a"], vec, 1)[0] == ("a:0", 1.0)
+    assert near.search("C", ["a"], vec, 1, exact)[0] == ("a:0", 1.0)
+    near.close()
+
+
+def _float32_ranking(docs, query, k):
+    """Every float32 row scored (summed in float64, so equal rows tie), best first."""
+    q = (query / np.linalg.norm(query)).astype(np.float64)
+    found = []
+    for held, vectors in docs:
+        unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        scores = (unit.astype(np.float64) @ q).astype(np.float32)
+        found += [(held[i], float(scores[i])) for i in np.argsort(-scores, kind="stable")[:k]]
+    return sorted(found, key=lambda pair: -pair[1])[:k]
+
+
+def test_float16_rows_find_the_chunks_float32_rows_find_in_the_same_order():
+    # near-duplicates a float16 rounding could reorder: the float32 re-scoring puts them back
+    rng = np.random.default_rng(3)
+    near, stored, docs = DocVectors(), {}, []
+    for d in range(3):
+        base = rng.normal(size=(40, 384)).astype(np.float32)
+        twins = base[:10] + rng.normal(scale=1e-4, size=(10, 384)).astype(np.float32)
+        vectors = np.concatenate([base, twins, base[:3]])  # and exact copies: ties
+        held = [_Row(f"d{d}:{i}") for i in range(len(vectors))]
+        stored.update(zip(held, vectors, strict=True))
+        near.hold("C", f"d{d}", held, vectors)
+        docs.append((held, vectors))
+    read = []
+
+    def exact(ids):
+        read.append(len(ids))
+        return {i: stored[i] for i in ids}
+
+    for _ in range(30):
+        query = (docs[0][1][int(rng.integers(0, 40))] + rng.normal(size=384)).astype(np.float32)
+        for k in (1, 5, 12):
+            got = near.search("C", ["d0", "d1", "d2"], query, k, exact)
+            want = _float32_ranking(docs, query, k)
+            assert [c for c, _ in got] == [c for c, _ in want]
+            assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-6)
+    assert max(read) < 3 * 63  # only a shortlist is read again, not every row
+    near.close()
+
+
+def test_a_shortlisted_chunk_gone_from_the_index_leaves_its_document_out():
+    near = DocVectors()
+    rows = [_Row(f"a:{i}") for i in range(3)]
+    near.hold("C", "a", rows, np.eye(3, 4, dtype=np.float32))
+    vec = np.array([1.0, 0.0, 0.0, 0.0], np.float32)
+    assert near.search("C", ["a"], vec, 2, lambda ids: {}) == []
     near.close()
