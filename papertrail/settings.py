@@ -72,7 +72,8 @@ class Settings:
     embed_backend: str = _f(
         "auto",
         "PAPERTRAIL_EMBED_BACKEND",
-        "What runs the embedding model: auto (ONNX Runtime when the model allows), onnx, torch.",
+        "What runs the embedding model: auto (OpenVINO, else ONNX Runtime, when the model "
+        "allows; else torch), openvino, onnx, torch.",
     )
     model_cache: Path = _f(
         Path.home() / ".cache" / "papertrail",
