@@ -42,6 +42,9 @@ from papertrail.settings import Settings, model_name  # noqa: E402
 log = logging.getLogger(__name__)
 
 MAX_WORKERS = 4  # batches encoded at once; more buys little for a 6-layer model on CPU
+# texts per forward pass on torch and ONNX Runtime: 8 to 16 was fastest on 2 cores
+# (32 spent ~10% of the time in page faults)
+BATCH = 8
 QUICK_CALL = 64  # texts: up to this many is a question's sentences, not a document's chunks
 
 BACKENDS = ("auto", "openvino", "onnx", "torch")
@@ -65,15 +68,16 @@ class SentenceTransformerEmbedder:
     """Embeds texts with a sentence-transformers model on the CPU.
 
     ``model`` is "" for the bundled all-MiniLM-L6-v2, else a local path or a
-    model id. ``batch_size`` is texts per forward pass: 8 to 16 was fastest on
-    2 cores (32 spent ~10% of the time in page faults). ``name`` is known
-    before the model loads, so stores can pick their collection cheaply.
+    model id. ``batch_size`` is texts per forward pass; None: what the runtime
+    runs best (``BATCH``; an encoder's own ``batch_size`` where it has one).
+    ``name`` is known before the model loads, so stores can pick their
+    collection cheaply.
     """
 
     def __init__(
         self,
         model: str = "",
-        batch_size: int = 8,
+        batch_size: int | None = None,
         *,
         backend: str = "torch",
         cache_dir: Path | None = None,
@@ -86,7 +90,7 @@ class SentenceTransformerEmbedder:
             )
         self.model = model.strip()
         self.name = model_name(self.model)
-        self.batch_size = max(1, int(batch_size))
+        self.batch_size = None if batch_size is None else max(1, int(batch_size))
         self.backend = backend
         self.cache_dir = cache_dir  # where an ONNX export is kept; None = no ONNX
 
@@ -117,7 +121,7 @@ class SentenceTransformerEmbedder:
         # one batch per core, on threads of their own, so they never queue behind
         # a document's chunks.
         quick = len(texts) <= QUICK_CALL
-        size = self.batch_size
+        size = self.batch_size or getattr(st, "batch_size", BATCH)
         if quick:
             size = max(1, min(size, -(-len(texts) // _workers_wanted())))
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))

@@ -72,9 +72,10 @@ class OnnxEncoder:
         return mean_pooled(hidden, feed["attention_mask"])
 
 
-def token_arrays(encs) -> dict[str, np.ndarray]:
-    """The model's three inputs for a batch of ``tokenizers`` encodings, padded to the longest."""
-    width = max(len(e.ids) for e in encs)
+def token_arrays(encs, multiple: int = 1) -> dict[str, np.ndarray]:
+    """The model's three inputs for a batch of ``tokenizers`` encodings, padded to the longest
+    rounded up to a ``multiple`` of tokens (the mask keeps the padding out of the vectors)."""
+    width = -(-max(len(e.ids) for e in encs) // multiple) * multiple
     ids = np.zeros((len(encs), width), dtype=np.int64)
     mask = np.zeros_like(ids)
     for row, e in enumerate(encs):

@@ -73,3 +73,42 @@ def test_concurrent_openvino_callers_get_their_own_rows(tiny_model, tmp_path):
         t.join()
     for got, want in zip(results, expected, strict=True):
         np.testing.assert_allclose(got, want, atol=1e-6)
+
+
+def test_padding_to_a_multiple_of_tokens_leaves_the_vectors_alone(tiny_model, tmp_path):
+    from tokenizers import Tokenizer
+
+    from papertrail.embed.onnx import token_arrays
+
+    tokenizer = Tokenizer.from_file(str(Path(tiny_model) / "tokenizer.json"))
+    tokenizer.no_padding()  # as the encoders load it
+    encs = tokenizer.encode_batch(["one", "a few more words than one"])
+    tight, padded = token_arrays(encs), token_arrays(encs, 16)
+    assert tight["input_ids"].shape[1] == max(len(e.ids) for e in encs)
+    assert padded["input_ids"].shape == (2, 16)
+    assert padded["attention_mask"].sum() == tight["attention_mask"].sum()
+    # the OpenVINO encoder pads every pass to a multiple of 16 tokens (fewer shapes for
+    # the CPU plugin to keep kernels and buffers for); the rows match the unpadded pass
+    auto = SentenceTransformerEmbedder(tiny_model, batch_size=1, backend="auto", cache_dir=tmp_path)
+    onnx = SentenceTransformerEmbedder(tiny_model, batch_size=1, backend="onnx", cache_dir=tmp_path)
+    assert _cosines(auto.embed(TEXTS), onnx.embed(TEXTS)).min() >= AGREE
+
+
+def test_each_runtime_runs_the_batch_size_it_runs_best(tiny_model, tmp_path, monkeypatch):
+    from papertrail.embed import model, openvino_encoder
+
+    sizes: list[int] = []
+    auto = SentenceTransformerEmbedder(tiny_model, backend="auto", cache_dir=tmp_path)
+    encoder = auto._load()  # shared by every embedder of this model, backend and cache
+    run = encoder.encode
+    monkeypatch.setattr(encoder, "encode", lambda texts: sizes.append(len(texts)) or run(texts))
+    texts = [f"text {i}" for i in range(200)]  # a document's call: full batches
+    auto.embed(texts)
+    assert set(sizes) == {openvino_encoder.BATCH}
+    sizes.clear()
+    explicit = SentenceTransformerEmbedder(
+        tiny_model, batch_size=10, backend="auto", cache_dir=tmp_path
+    )
+    explicit.embed(texts)
+    assert set(sizes) == {10}  # an explicit batch size wins
+    assert model.BATCH == 8  # what torch and ONNX Runtime run
