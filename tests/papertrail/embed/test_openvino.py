@@ -39,6 +39,10 @@ def test_auto_runs_on_openvino_with_the_onnx_vectors(tiny_model, tmp_path):
     # one export, shared by both runtimes, and its probe vectors kept beside it
     assert len(list(tmp_path.glob("*.onnx"))) == 1
     assert len(list(tmp_path.glob("*.probes.npy"))) == 1 and not list(tmp_path.glob("*.tmp"))
+    # bfloat16 passes compile from a float16-weight copy of it (less memory), made once
+    halves = list(tmp_path.glob("*.f16.xml"))
+    assert len(halves) == (1 if cpu_precision() == "bf16" else 0)
+    assert not [p for p in tmp_path.iterdir() if "tmp" in p.name]
 
 
 def test_a_compiled_model_that_disagrees_with_the_export_is_not_used(tiny_model, tmp_path):
