@@ -78,7 +78,7 @@ class Settings:
     model_cache: Path = _f(
         Path.home() / ".cache" / "papertrail",
         "PAPERTRAIL_MODEL_CACHE",
-        "Where the embedding model's ONNX export is kept (made once, ~7 s).",
+        "Where the embedding model's ONNX export and its OpenVINO copy are kept (made once, ~8 s).",
     )
     max_pdf_mb: float = _f(
         DEFAULT_MAX_PDF_MB, "PAPERTRAIL_MAX_PDF_MB", "Largest PDF accepted, in megabytes."
