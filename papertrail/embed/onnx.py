@@ -139,9 +139,12 @@ def probe_vectors(folder: Path, target: Path) -> np.ndarray:
     limit = token_limit(folder) or 512
     rows = OnnxEncoder(target, folder / "tokenizer.json", limit).encode(PROBES)
     tmp = target.with_suffix(f".{os.getpid()}.probes.tmp")
-    with open(tmp, "wb") as out:
-        np.save(out, rows)
-    tmp.replace(kept)  # atomic, as the export itself
+    try:
+        with open(tmp, "wb") as out:
+            np.save(out, rows)
+        tmp.replace(kept)  # atomic, as the export itself
+    except OSError as exc:  # a read-only cache (a container's): made again next start
+        log.info("probe vectors not kept beside %s (%s)", target, exc)
     return rows
 
 

@@ -15,6 +15,7 @@ returned and the caller keeps ONNX Runtime. Tokenising and pooling are
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
@@ -116,9 +117,13 @@ def _half_weights(core, onnx_path: Path) -> Path:
             ov.save_model(core.read_model(str(onnx_path)), str(tmp), compress_to_fp16=True)
             tmp.with_suffix(".bin").replace(xml.with_suffix(".bin"))
             tmp.replace(xml)  # last: a complete .xml means its .bin is there
+        except Exception as exc:  # a read-only cache: the export itself, more memory
+            log.info("no float16 copy of %s (%s); compiling the export", onnx_path, exc)
+            return onnx_path
         finally:
-            tmp.unlink(missing_ok=True)
-            tmp.with_suffix(".bin").unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+                tmp.with_suffix(".bin").unlink(missing_ok=True)
     return xml
 
 

@@ -116,3 +116,19 @@ def test_each_runtime_runs_the_batch_size_it_runs_best(tiny_model, tmp_path, mon
     explicit.embed(texts)
     assert set(sizes) == {10}  # an explicit batch size wins
     assert model.BATCH == 8  # what torch and ONNX Runtime run
+
+
+def test_a_cache_it_cannot_write_to_still_runs_on_openvino(tiny_model, tmp_path):
+    import os
+
+    from papertrail.embed.onnx import exported
+
+    target = exported(Path(tiny_model), tmp_path)  # the export a build step made
+    # what this process would write beside it is in the way (as in a read-only folder)
+    (target.with_suffix(f".{os.getpid()}.probes.tmp")).mkdir()
+    (target.with_suffix(f".{os.getpid()}.f16tmp.xml")).mkdir()
+    encoder = load_openvino(Path(tiny_model), tmp_path, streams=1)
+    assert encoder is not None  # probes computed and the export compiled, nothing kept
+    assert not list(tmp_path.glob("*.probes.npy")) and not list(tmp_path.glob("*.f16.xml"))
+    onnx = SentenceTransformerEmbedder(tiny_model, backend="onnx", cache_dir=tmp_path)
+    assert _cosines(encoder.encode(TEXTS), onnx.embed(TEXTS)).min() >= AGREE
