@@ -72,12 +72,13 @@ class Settings:
     embed_backend: str = _f(
         "auto",
         "PAPERTRAIL_EMBED_BACKEND",
-        "What runs the embedding model: auto (ONNX Runtime when the model allows), onnx, torch.",
+        "What runs the embedding model: auto (OpenVINO, else ONNX Runtime, when the model "
+        "allows; else torch), openvino, onnx, torch.",
     )
     model_cache: Path = _f(
         Path.home() / ".cache" / "papertrail",
         "PAPERTRAIL_MODEL_CACHE",
-        "Where the embedding model's ONNX export is kept (made once, ~7 s).",
+        "Where the embedding model's ONNX export and its OpenVINO copy are kept (made once, ~8 s).",
     )
     max_pdf_mb: float = _f(
         DEFAULT_MAX_PDF_MB, "PAPERTRAIL_MAX_PDF_MB", "Largest PDF accepted, in megabytes."

