@@ -19,6 +19,7 @@ import contextlib
 import logging
 import os
 import queue
+import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -38,6 +39,22 @@ log = logging.getLogger(__name__)
 
 AGREE = 0.9995  # least cosine of a probe's vector to the float32 export's (bf16 gave 0.99997)
 REQUESTS_PER_STREAM = 2  # a question's pass can queue beside a document's without waiting here
+
+
+def openvino():
+    """The ``openvino`` module, imported with its usage telemetry shut out.
+
+    ``import openvino`` imports its model converter, which sends a "general_import"
+    event to Google Analytics unless the user opted out (``openvino_telemetry``,
+    installed with it). PaperTrail sends nothing anywhere: with that module marked
+    missing, OpenVINO falls back to its own do-nothing stub.
+    """
+    sys.modules.setdefault("openvino_telemetry", None)  # None: "import" raises ImportError
+    import openvino as ov
+
+    return ov
+
+
 # Memory: the CPU plugin keeps kernels and buffers per input shape, so every new
 # (texts, tokens) shape grew the process (+170 MB over a 1,040-chunk book at 8 texts
 # a pass, padded to the longest). Padding to a multiple of 16 tokens and 4 texts a
@@ -59,8 +76,9 @@ class OpenVinoEncoder:
     def __init__(
         self, onnx_path: Path, tokenizer_path: Path, limit: int, *, streams: int, precision: str
     ) -> None:
-        import openvino as ov
         from tokenizers import Tokenizer
+
+        ov = openvino()
 
         core = ov.Core()
         # bfloat16 passes need no float32 weights: compile from a copy of the export with
@@ -108,8 +126,7 @@ def _half_weights(core, onnx_path: Path) -> Path:
     Float16 keeps 3 more mantissa bits than the bfloat16 the passes compute in; the
     probe check of ``load_openvino`` covers the copy as it covers the export.
     """
-    import openvino as ov
-
+    ov = openvino()
     xml = onnx_path.with_suffix(".f16.xml")
     if not xml.exists():
         tmp = onnx_path.with_suffix(f".{os.getpid()}.f16tmp.xml")
@@ -129,9 +146,7 @@ def _half_weights(core, onnx_path: Path) -> Path:
 
 def cpu_precision() -> str:
     """ "bf16" when OpenVINO's CPU plugin computes in bfloat16 natively here, else "f32"."""
-    import openvino as ov
-
-    caps = ov.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
+    caps = openvino().Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
     return "bf16" if "BF16" in caps else "f32"
 
 
@@ -143,7 +158,7 @@ def load_openvino(folder: Path, cache_dir: Path, streams: int) -> OpenVinoEncode
     if limit is None:
         return None
     try:
-        import openvino  # noqa: F401
+        openvino()
     except ImportError:
         return None
     try:

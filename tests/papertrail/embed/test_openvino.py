@@ -3,6 +3,8 @@ against the export on probes, with ONNX Runtime as the fallback."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -132,3 +134,19 @@ def test_a_cache_it_cannot_write_to_still_runs_on_openvino(tiny_model, tmp_path)
     assert not list(tmp_path.glob("*.probes.npy")) and not list(tmp_path.glob("*.f16.xml"))
     onnx = SentenceTransformerEmbedder(tiny_model, backend="onnx", cache_dir=tmp_path)
     assert _cosines(encoder.encode(TEXTS), onnx.embed(TEXTS)).min() >= AGREE
+
+
+def test_openvino_is_imported_with_its_telemetry_shut_out():
+    # ``import openvino`` alone sends a usage event unless the user opted out; a fresh
+    # interpreter, so no earlier import in this test process hides what happens
+    code = (
+        "import sys\n"
+        "from papertrail.embed.openvino_encoder import openvino\n"
+        "ov = openvino()\n"
+        "import openvino.tools.ovc.telemetry_utils as t\n"
+        "print(t.tm.__name__, sys.modules.get('openvino_telemetry'))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.split() == ["openvino.tools.ovc.telemetry_stub", "None"]
