@@ -109,8 +109,8 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     """Why the cited sentence ``c`` does not state what ``ask`` asks, or None when it does:
     its excerpt's supporting sentence (with the one before it and the heading above) must
     hold ``ON_QUESTION`` of the words of some part of the question, a figure when a
-    quantity is asked, and a year the question names; the quote itself (for a name, its
-    sentence) must hold at least one of the question's words, and speak of no other length
+    quantity is asked, and a year the question names; the sentence quoted (or a short answer
+    taken from) must hold at least one of the question's words, and speak of no other length
     of period than the question (a full year when a quarter is asked: ``kind_conflict``).
     ``about`` is what the cited document says it is (its title, issuer, short names):
     context, like its file name."""
@@ -133,9 +133,9 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     share, lack = max(shares, key=lambda s: s[0])
     if share < ON_QUESTION:
         return f"it does not say what was asked (lacks {', '.join(lack[:3])})"
-    # the quote a reader sees, or for a name the sentence it names it in (a name need not
-    # repeat the question: "Who chairs the board?" - "Mary Smith")
-    shown = said if ask.kind == "name" else c.sentence
+    # the sentence quoted, or the one a short answer is taken from (a name or a figure
+    # need not repeat the question: "Who chairs the board?" - "Mary Smith")
+    shown = said
     own = [_ABOUT_ITSELF.sub(" ", framed(_core(q.asking))) for q in ask.questions]
     if not any(coverage(q, shown)[0] > 0 for q in own):  # (no words of its own: 1.0)
         return "it holds none of the question's words: only its heading or neighbours do"

@@ -234,6 +234,11 @@ def test_a_quote_holding_none_of_the_questions_words_is_no_answer():
     person = replace(cited, sentence="Mary Smith", chunk=replace(chunk, text=named))
     person = replace(person, evidence=Evidence(named, ()))
     assert off_question(read("Who was appointed chief executive officer?"), person) is None
+    # so need not a figure: "£1,577,000." is read in the sentence it was taken from
+    income = "Net income was £1,577,000, and members received a dividend."
+    figure = replace(cited, sentence="£1,577,000.", chunk=replace(chunk, text=income))
+    figure = replace(figure, evidence=Evidence(income, ()))
+    assert off_question(read("What was the net income?"), figure) is None
     # a question about the document itself names nothing its sentences would repeat
     secret = "This document is secret. The code word is heliotrope."
     word = replace(cited, sentence="The code word is heliotrope.", evidence=None)
