@@ -42,18 +42,19 @@ def test_onnx_gives_the_torch_vectors_and_exports_once(tiny_model, tmp_path):
     assert exported[0].stat().st_mtime_ns == stamp  # loaded from the cache, not exported again
 
 
-def test_concurrent_onnx_callers_get_their_own_rows(tiny_model, tmp_path):
+@pytest.mark.parametrize("backend", ["onnx", "openvino"])
+def test_concurrent_callers_get_their_own_rows(tiny_model, tmp_path, backend):
     embedder = SentenceTransformerEmbedder(
-        tiny_model, batch_size=1, backend="onnx", cache_dir=tmp_path
+        tiny_model, batch_size=1, backend=backend, cache_dir=tmp_path
     )
     texts = [
-        [f"caller {i} text {j} " + "pad " * ((i + j) % 7) for j in range(12)] for i in range(4)
+        [f"caller {i} text {j} " + "pad " * ((i + j) % 7) for j in range(12)] for i in range(6)
     ]
     expected = [embedder.embed(t) for t in texts]
-    results: list = [None] * 4
+    results: list = [None] * len(texts)
     threads = [
         threading.Thread(target=lambda i=i: results.__setitem__(i, embedder.embed(texts[i])))
-        for i in range(4)
+        for i in range(len(texts))
     ]
     for t in threads:
         t.start()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -58,27 +57,6 @@ def test_a_compiled_model_that_disagrees_with_the_export_is_not_used(tiny_model,
     with pytest.raises(PaperTrailError) as err:
         SentenceTransformerEmbedder(tiny_model, backend="openvino", cache_dir=tmp_path).embed(["x"])
     assert err.value.code == "model" and "OpenVINO" in err.value.message
-
-
-def test_concurrent_openvino_callers_get_their_own_rows(tiny_model, tmp_path):
-    embedder = SentenceTransformerEmbedder(
-        tiny_model, batch_size=1, backend="openvino", cache_dir=tmp_path
-    )
-    texts = [
-        [f"caller {i} text {j} " + "pad " * ((i + j) % 7) for j in range(12)] for i in range(6)
-    ]
-    expected = [embedder.embed(t) for t in texts]
-    results: list = [None] * len(texts)
-    threads = [
-        threading.Thread(target=lambda i=i: results.__setitem__(i, embedder.embed(texts[i])))
-        for i in range(len(texts))
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for got, want in zip(results, expected, strict=True):
-        np.testing.assert_allclose(got, want, atol=1e-6)
 
 
 def test_padding_to_a_multiple_of_tokens_leaves_the_vectors_alone(tiny_model, tmp_path):
