@@ -3,7 +3,7 @@
 Each file runs in a fresh child (``papertrail.measure.check_child``) with a
 scratch data dir, so a crash, hang or memory blow-up in one file is caught,
 named and measured instead of taking the run down. The parent reaps the
-child with ``os.wait4`` (its own peak RSS), kills its process group after
+child with ``os.wait4`` and reads its peak RSS (``_peak_mb``), kills its process group after
 its time limit, prints a table and a summary, and exits non-zero when any
 file crashed, timed out, took longer than its limit or over 1.5 GB, or was
 "indexed" into nothing. The time limit grows with the file (``time_limit``):
@@ -143,11 +143,10 @@ def run_one(path: Path, command: Command, result_path: Path, *, timeout: float) 
             env=env,
             start_new_session=True,  # its own process group, so a kill takes its helpers too
         )
-        status, rusage, timed_out = _wait(proc, start + timeout)
+        status, peak, timed_out = _wait(proc, start + timeout)
         seconds = time.monotonic() - start
         err.seek(0)
         stderr = err.read().decode("utf-8", "replace")
-    peak = rusage.ru_maxrss / 1024  # Linux reports KiB
     base = {"file": path.name, "seconds": round(seconds, 2), "peak_rss_mb": round(peak, 1)}
     base["limit"] = round(timeout, 1)
     if timed_out:
@@ -205,9 +204,10 @@ def summary(results: list[FileResult]) -> str:
 
 
 def _wait(proc: subprocess.Popen, deadline: float):
-    """(wait status, rusage of this child, timed out?) — kills the group at the deadline."""
-    timed_out = False
+    """(wait status, the child's peak RSS in MB, timed out?) — kills the group at the deadline."""
+    timed_out, hwm = False, 0.0
     while True:
+        hwm = max(hwm, _high_water_mb(proc.pid))  # before wait4: then it is gone
         pid, status, rusage = os.wait4(proc.pid, os.WNOHANG)
         if pid:
             break
@@ -219,7 +219,28 @@ def _wait(proc: subprocess.Popen, deadline: float):
         time.sleep(0.05)
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: tell Popen
     _kill_group(proc.pid)  # helpers it left behind
-    return status, rusage, timed_out
+    return status, _peak_mb(hwm, rusage.ru_maxrss / 1024), timed_out  # Linux: KiB
+
+
+def _peak_mb(high_water: float, maxrss: float) -> float:
+    """The child's own peak RSS. Linux's ``ru_maxrss`` of a child is at least its parent's
+    peak when it was started (exec keeps the larger of the old and new memory's marks),
+    so a large parent (a test run holding models: 1.6 GB) made every small child look
+    that large. Its program's own high-water mark (``VmHWM``, read while it ran, up to
+    50 ms before it ended) is used when read; else ``ru_maxrss``, an upper bound."""
+    return high_water if high_water > 0 else maxrss
+
+
+def _high_water_mb(pid: int) -> float:
+    """``VmHWM`` of a running process in MB (0.0 when it has ended or is unreadable)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024  # kB
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0.0
 
 
 def _kill_group(pgid: int) -> None:

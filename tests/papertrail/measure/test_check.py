@@ -165,3 +165,27 @@ def test_a_slow_file_fails_against_its_own_limit():
         "its limit of 60 s"
         in FileResult("a.pdf", "indexed", "ok", chunks=1, seconds=61).problems()[0]
     )
+
+
+def test_a_small_child_of_a_large_parent_is_measured_at_its_own_size():
+    # Linux's ru_maxrss of a child counts its parent's peak at the start: a test run
+    # holding models made every file of `check` look 1.6 GB
+    import subprocess
+    import time
+
+    import numpy as np
+
+    from papertrail.measure.check import _wait
+
+    ballast = np.ones(300 * 1024 * 1024 // 8)  # 300 MB, touched: this parent's peak
+    sizes = {}
+    for name, code in {
+        "small": "import time; time.sleep(0.3)",
+        "large": "b = bytearray(200 * 1024 * 1024); import time; time.sleep(0.3)",
+    }.items():
+        proc = subprocess.Popen([sys.executable, "-c", code])
+        _, sizes[name], timed_out = _wait(proc, time.monotonic() + 30)
+        assert not timed_out
+    del ballast
+    assert sizes["small"] < 100
+    assert 200 <= sizes["large"] < 300
