@@ -48,8 +48,6 @@ _PAGE_NUMBER_LINE = re.compile(r"^\s*(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?\s*$
 _DANGLING = re.compile(r"(?:\s[=+\u00b7*/<>-]|,)$")  # ends on an operator or comma: cut
 _CELL = r"(?:\$\s?)?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|[\u2014\u2013-]"  # 1,234 (56) 4.5% —
 _CELLS_AT_END = re.compile(rf"(?:\s(?:{_CELL})){{2,}}\.?\s*$")
-# the next table's or page's heading run on after a row: capitals, asides, dashes
-_HEADING_AFTER = re.compile(r"(?:\s+(?:[A-Z][A-Z0-9&.,'/-]*|\([^()]*\)|[\u2014\u2013-]))+\s*$")
 
 
 @dataclass(frozen=True)
@@ -136,14 +134,8 @@ def _never(s: str) -> bool:
 def bare_row(text: str) -> bool:
     """A table row cut from its column headings: it ends in two or more value cells
     ("Net income $ 596 $ 2,371 $ 3,033"). Quoted, it would not say which figure is
-    which period; ``tables`` states such a figure with its row and column instead. The
-    next table's heading run on after the row, in capitals ("... $ 9,680,140 CONTOSO LTD.
-    SUPPLEMENTAL DATA (In thousands)"), does not make it a sentence."""
-    if _CELLS_AT_END.search(text):
-        return True
-    tail = _HEADING_AFTER.search(text)
-    capitals = re.findall(r"\b[A-Z]{2,}\b", tail.group()) if tail else []
-    return len(capitals) >= 2 and bool(_CELLS_AT_END.search(text[: tail.start()]))
+    which period; ``tables`` states such a figure with its row and column instead."""
+    return bool(_CELLS_AT_END.search(text))
 
 
 def _title_only(text: str) -> bool:

@@ -83,8 +83,6 @@ def test_page_numbers_lead_ins_bare_rows_and_boilerplate_are_never_quotable():
         "In our opinion, the financial statements present fairly, in all material respects, "
         "the financial position of the Company and its net income for each of the years. "
         "Ratio of earnings to fixed charges (2) 3.52 - 3.70 7.19 4.53 ______________ (1) "
-        "Other operations 128,762 35,882 $ 3,592,216 $ 3,056,892 CONTOSO LTD. AND SUBSIDIARIES "
-        "SUPPLEMENTAL DATA - ADJUSTED EBITDA (In thousands) (Unaudited) "
         "The decoder also has six layers and attends over the encoder output. 4"
     )
     texts = [q.text for q in quotable(chunk(text, index=0))]
