@@ -193,25 +193,13 @@ def own_labels(label: str) -> list[str]:
     return [" ".join(words[i:]) for i, w in enumerate(words) if i == 0 or w[:1].isupper()]
 
 
-# words that join a label's last words to the ones before ("Income Before Tax by Segment")
-_JOINING = frozenset("by of for in on at to from with and or the a an per as than".split())
-
-
 def _best_label(label: str, wanted: dict[str, float]) -> tuple[str, float]:
     """The row's own label and how much of it the question names.
 
     Text runs group headings into the label ("Current liabilities Accounts
-    payable"): each tail that starts with a capital is tried, the best kept, but
-    not one cut after a joining word: "Segment" of "Income Before Tax by Segment"
-    is no row of its own, and a one-word tail would match any question naming it.
+    payable"): each tail that starts with a capital is tried, the best kept.
     """
-    words = label.split()  # a tail of n words follows words[-n - 1]
-    tails = [
-        t
-        for t in own_labels(label)
-        if t == label or words[-len(t.split()) - 1].lower() not in _JOINING
-    ]
-    scored = [(_label_share(t, wanted), -i, t) for i, t in enumerate(tails)]
+    scored = [(_label_share(t, wanted), -i, t) for i, t in enumerate(own_labels(label))]
     share, _, best = max(scored)
     return best, share
 
