@@ -43,9 +43,14 @@ def drop(slack, channel: str, name: str, data: bytes, *, user: str = "U1") -> tu
     return pdf, post
 
 
+# Seconds a scenario waits for the bot: generous, since a wait only costs time when the
+# bot never answers, and two cores shared with other test processes can be slow
+WAIT = 60
+
+
 def indexed(slack, channel: str, post: dict, outcome: str = "+white_check_mark") -> list[str]:
     return slack.fake.wait_for(
-        lambda: outcome in (r := slack.fake.reactions(channel, post["ts"])) and r, timeout=20
+        lambda: outcome in (r := slack.fake.reactions(channel, post["ts"])) and r, timeout=WAIT
     )
 
 
@@ -57,7 +62,7 @@ def ask(slack, channel: str, text: str, *, thread_ts=None, mention=True) -> tupl
     thread = thread_ts or post["ts"]
     count = len(final_messages(slack.fake, channel, thread))
     slack.fake.wait_for(
-        lambda: len(final_messages(slack.fake, channel, thread)) > count, timeout=20
+        lambda: len(final_messages(slack.fake, channel, thread)) > count, timeout=WAIT
     )
     return post, final_messages(slack.fake, channel, thread)[-1]
 

@@ -24,7 +24,7 @@ from papertrail.settings import Settings
 from tests.fake_slack import FakeSlack, final_messages, shown_text
 from tests.fakes import gated_pipeline, slack_bot
 from tests.pdfs import paper_pdf
-from tests.scenarios.test_slack_library import HARBOUR, SECRET, ask, command, drop, indexed
+from tests.scenarios.test_slack_library import HARBOUR, SECRET, WAIT, ask, command, drop, indexed
 
 
 @pytest.fixture
@@ -69,7 +69,7 @@ def test_a_file_shared_through_one_worker_is_forgotten_when_its_deletion_reaches
 
     a.fake.delete_file(harbour["id"])
     b.events.send(a.fake.file_deleted(harbour))
-    a.fake.wait_for(lambda: names(a.pipeline) == ["paper.pdf"], timeout=20)
+    a.fake.wait_for(lambda: names(a.pipeline) == ["paper.pdf"], timeout=WAIT)
     refused = command(b, "forget paper.pdf", user="U2")
     assert "Only the person who shared paper.pdf" in shown_text(refused)
     assert "Forgot paper.pdf." in shown_text(command(b, "forget paper.pdf", user="U1"))
