@@ -198,7 +198,8 @@ class RapidOcrEngine:
 
                     ocr = RapidOCR(intra_op_num_threads=1)  # see recognise()
                     ocr.text_rec.rec_batch_num = 1  # lines of unequal length: padding costs
-                    self.detector = detector_for(ocr)  # OpenVINO: a third of the memory
+                    self.detector = detector_for(ocr)  # OpenVINO: two thirds of the memory, faster
+                    ocr.text_cls = None  # never used (use_cls=False): its session goes
                     self._ocr = ocr
         return self._ocr
 
