@@ -6,7 +6,10 @@ each with its box in pixels of the image it was given, which is the seam
 turned by 90, 180 or 270 degrees are handled: the shape of the detected text
 boxes and a quick reading of a few of them both ways up give the turn, the
 lines are recognised upright, and their boxes are the ones found on the
-original image, so highlights land on the words.
+original image, so highlights land on the words. Text boxes are found by
+RapidOCR's detector run on OpenVINO where it loads (``ocr_detect.py``: a
+third less memory at the ingest's peak), lines read by its recogniser on
+ONNX Runtime.
 Measuring it (the CER against a reference text, ``python -m
 papertrail.measure.ocr_cer``) lives in ``papertrail/measure/ocr_cer.py``. Left
 out: deskewing by small angles, handwriting, vertical CJK columns, per-word

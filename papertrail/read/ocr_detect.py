@@ -9,8 +9,10 @@ CPUs that compute it natively (half the bytes per activation), then drops the
 compiled model, so nothing stays behind between pages: measured on the book's
 two scanned pages, +220 MB at the peak, ~48 MB after (the model read once), and
 1.3-2.1 s a page at load 4-5 where ONNX Runtime took 3.3-5.7 s. Compiling per
-page costs ~0.2 s. Boxes agree with ONNX Runtime's up to a box at the threshold
-(75 against 76 on the cartoon page, the same text read). ``detector_for`` wraps
+page costs 0.4-0.7 s of that (keeping a compiled shape would hold ~93 MB
+between pages). Boxes agree with ONNX Runtime's up to a box at the threshold
+(75 against 76 on the cartoon page: a line fragment and two line orders
+differ; CER 0.016 on the linn scan either way). ``detector_for`` wraps
 a loaded RapidOCR, and keeps ONNX Runtime when OpenVINO is missing or fails.
 It leaves out recognition (ONNX Runtime, small crops) and GPUs.
 """
