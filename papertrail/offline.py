@@ -13,6 +13,7 @@ that is ``Settings``.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import MutableMapping
 
 OFFLINE_ENV: dict[str, str] = {
@@ -38,3 +39,18 @@ def offline_env(environ: MutableMapping[str, str] | None = None) -> MutableMappi
     for key, value in OFFLINE_ENV.items():
         target.setdefault(key, value)
     return target
+
+
+def openvino():
+    """The ``openvino`` module, imported with its usage telemetry shut out.
+
+    ``import openvino`` imports its model converter, which sends a "general_import"
+    event to Google Analytics unless the user opted out (``openvino_telemetry``,
+    installed with it). PaperTrail sends nothing anywhere: with that module marked
+    missing, OpenVINO falls back to its own do-nothing stub. The embedder and the
+    OCR text detector both import it through here.
+    """
+    sys.modules.setdefault("openvino_telemetry", None)  # None: "import" raises ImportError
+    import openvino as ov
+
+    return ov

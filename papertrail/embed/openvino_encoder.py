@@ -19,7 +19,6 @@ import contextlib
 import logging
 import os
 import queue
-import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,25 +33,12 @@ from papertrail.embed.onnx import (
     token_arrays,
     token_limit,
 )
+from papertrail.offline import openvino
 
 log = logging.getLogger(__name__)
 
 AGREE = 0.9995  # least cosine of a probe's vector to the float32 export's (bf16 gave 0.99997)
 REQUESTS_PER_STREAM = 2  # a question's pass can queue beside a document's without waiting here
-
-
-def openvino():
-    """The ``openvino`` module, imported with its usage telemetry shut out.
-
-    ``import openvino`` imports its model converter, which sends a "general_import"
-    event to Google Analytics unless the user opted out (``openvino_telemetry``,
-    installed with it). PaperTrail sends nothing anywhere: with that module marked
-    missing, OpenVINO falls back to its own do-nothing stub.
-    """
-    sys.modules.setdefault("openvino_telemetry", None)  # None: "import" raises ImportError
-    import openvino as ov
-
-    return ov
 
 
 # Memory: the CPU plugin keeps kernels and buffers per input shape, so every new

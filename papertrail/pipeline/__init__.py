@@ -95,6 +95,9 @@ class PaperTrail(Indexing):
         from papertrail.answer.llm import get_generator
         from papertrail.embed.cache import MemoEmbedder
         from papertrail.embed.model import get_embedder
+        from papertrail.pipeline.malloc import limit_arenas
+
+        limit_arenas()  # before the pipeline's threads allocate: freed memory is reused
 
         embedder = MemoEmbedder(get_embedder(settings))
         extractive = ExtractiveGenerator(embedder, domains=KNOWN, without=settings.without)

@@ -6,7 +6,10 @@ each with its box in pixels of the image it was given, which is the seam
 turned by 90, 180 or 270 degrees are handled: the shape of the detected text
 boxes and a quick reading of a few of them both ways up give the turn, the
 lines are recognised upright, and their boxes are the ones found on the
-original image, so highlights land on the words.
+original image, so highlights land on the words. Text boxes are found by
+RapidOCR's detector run on OpenVINO where it loads (``ocr_detect.py``: a
+third less memory at the ingest's peak), lines read by its recogniser on
+ONNX Runtime.
 Measuring it (the CER against a reference text, ``python -m
 papertrail.measure.ocr_cer``) lives in ``papertrail/measure/ocr_cer.py``. Left
 out: deskewing by small angles, handwriting, vertical CJK columns, per-word
@@ -30,7 +33,7 @@ from papertrail.read.layout import TextBlock, TextLine, reading_order
 from papertrail.types import Rect
 
 DET_SIDE = 1600  # px: longest side of the copy text boxes are detected on ...
-DET_PIXELS = 2.0e6  # ... and its most pixels: the detector needs ~300 MB per million
+DET_PIXELS = 2.0e6  # ... and its most pixels: ~120 MB per million (OpenVINO bf16; ORT ~200)
 PROBE_LINES = 6  # longest text boxes recognised per candidate orientation
 SURE = 0.9  # mean confidence of the probe lines that settles the orientation at once
 PROBE_RATIO = 12  # length / thickness of the piece of each line recognised while probing
@@ -73,6 +76,7 @@ class RapidOcrEngine:
     def __init__(self, *, orientation: bool = True) -> None:
         self.orientation = orientation
         self._ocr = None
+        self.detector = ""  # what runs text detection, once loaded: "openvino bf16", ...
         self._load_lock = threading.Lock()
         self._run_lock = threading.Lock()
         # long-lived threads: fresh ones per page would each grow their own malloc arena
@@ -149,6 +153,8 @@ class RapidOcrEngine:
         scale = min(1.0, DET_SIDE / max(h, w), (DET_PIXELS / (h * w)) ** 0.5)
         small = img if scale == 1.0 else _resize(img, scale)
         found, _ = self._model()(small, use_cls=False, use_rec=False)
+        del small
+        _trim()  # the detector's feature maps go back to the OS before lines are read
         return [np.asarray(b, dtype=np.float32) / np.float32(scale) for b in found or ()]
 
     def find_turns(self, img: np.ndarray, boxes: list[np.ndarray]) -> int:
@@ -191,8 +197,12 @@ class RapidOcrEngine:
                     offline_env()  # before onnxruntime is imported
                     from rapidocr_onnxruntime import RapidOCR
 
+                    from papertrail.read.ocr_detect import detector_for
+
                     ocr = RapidOCR(intra_op_num_threads=1)  # see recognise()
                     ocr.text_rec.rec_batch_num = 1  # lines of unequal length: padding costs
+                    self.detector = detector_for(ocr)  # OpenVINO: two thirds of the memory, faster
+                    ocr.text_cls = None  # never used (use_cls=False): its session goes
                     self._ocr = ocr
         return self._ocr
 

@@ -237,8 +237,8 @@ def _ocr_page(page: pymupdf.Page, pno: int, engine: OcrEngine) -> list[Block]:
         # at 200 dpi is a 100+ MB pixmap for no better reading).
         longest = max(page.rect.width, page.rect.height) or 1.0
         zoom = min(OCR_DPI / 72.0, MAX_OCR_PIXELS / longest)
-        pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom))
-        found = engine.read(pix.tobytes("png"))
+        png = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom)).tobytes("png")
+        found = engine.read(png)  # the pixmap (~8 MB a page) is gone before OCR runs
     except Exception:
         log.warning("OCR failed on page %d", pno, exc_info=True)
         return []
