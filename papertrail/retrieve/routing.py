@@ -3,13 +3,11 @@
 A prior, never a filter: every document's passages stay candidates, and the
 prior only raises its passages' scores (``fusion``). A question about one of
 many documents usually names the author, the product, the period or the
-paper, not the file. The signals (all but identity scaled by their best document):
+paper, not the file. The signals, each scaled by its best document:
 
-* identity: the share of the question's terms, each weighed by how rare it is
-  among the documents as wholes, that what the document says about itself
-  holds (its identity read from its content when indexed, its opening pages,
-  its file name's words: ``lexical.identity_text``; ``LexicalIndex.doc_shares``);
-  a share, not scaled by the best document;
+* identity: BM25 of the question against what each document says about
+  itself (its identity read from its content when indexed, its opening pages,
+  its file name's words: ``lexical.identity_text``);
 * content: the document's best page BM25 score for the question;
 * dense: the document's best cosine similarity among the dense candidates;
 * period: how well the period the document covers serves the periods the
@@ -94,12 +92,11 @@ def evidence(
     allowed: set[str],
 ) -> dict[str, tuple[float, float, float, float]]:
     """doc_id -> (identity, content, dense, period) for the ``allowed`` documents of
-    ``index``, content and dense scaled by their best document (identity is a share of
-    the question already); empty with fewer than two."""
+    ``index``, the first three scaled by their best document; empty with fewer than two."""
     keep = np.array([doc_id in allowed for doc_id, _ in index.key], dtype=bool)
     if keep.sum() < 2:
         return {}
-    identity = np.where(keep, index.doc_shares(terms), 0.0)
+    identity = np.where(keep, index.doc_scores(terms), 0.0)
     content = np.zeros(len(index.key), np.float32)
     if len(page_scores):  # pages are numbered document by document: max per run
         has_pages = np.diff(np.append(index.doc_page_start, len(page_scores))) > 0
@@ -113,7 +110,7 @@ def evidence(
         if pos is not None:
             best_dense[pos] = max(best_dense[pos], sim)
     best_dense = np.where(keep, best_dense, 0.0)
-    parts = [identity, _scaled(content), _scaled(best_dense)]
+    parts = [_scaled(identity), _scaled(content), _scaled(best_dense)]
     base = IDENTITY * parts[0] + CONTENT * parts[1] + DENSE * parts[2]
     period = np.where(keep, period_scores(index, asked, np.where(keep, base, 0.0)), 0.0)
     return {
