@@ -33,6 +33,7 @@ SIGNALS = (
     "dense first",
     "BM25 first",
     "near tie",
+    "share",
 )
 DENSE_FIRST, LEXICAL_FIRST = SIGNALS.index("dense first"), SIGNALS.index("BM25 first")
 
@@ -51,12 +52,14 @@ def signals(
     return {
         d: (
             float(p),
-            *(float(v) for v in evidence.get(d, (0.0, 0.0, 0.0, 0.0))),
+            *(float(v) for v in parts[:4]),
             float(dense[:1] == [d]),
             float(lexical[:1] == [d]),
             float(d in near),
+            float(parts[4]),
         )
         for d, p in prior.items()
+        for parts in [evidence.get(d, (0.0,) * 5)]
     }
 
 

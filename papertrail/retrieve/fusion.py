@@ -47,7 +47,7 @@ class Weights:
     docs: int = 6  # at most this many documents read closely (``stages.reading``)
     guard: int = 1  # 1: the top results show each single ranking's first document
     first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-3.4, 3.46, 6.28, 3.04, 6.52, 0.76, 0.24, 0.66)
+    confidence: tuple[float, ...] = (-3.4, 3.46, 6.28, 3.04, 6.52, 0.76, 0.24, 0.66, 0.0)
     gains: tuple[float, ...] = (0.625, 0.183, 0.041, 0.041, 0.026, 0.01, 0.01, 0.005, 0.005, 0.005)
 
 

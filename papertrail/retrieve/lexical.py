@@ -8,7 +8,8 @@ vocabulary:
   and rows count as one passage even when chunking cut them apart;
 * documents: what a document says about itself (``identity_text``): its
   identity (title, period and what its domain adds: ``text.identity``), its file
-  name cut into words and its opening pages.
+  name cut into words and its opening pages; scored by BM25 and read for
+  which of a question's terms it holds (``LexicalIndex.doc_shares``).
 
 ``build`` reuses the term counts of documents it has seen, so adding one
 document to a large channel tokenises and counts that document only; the
@@ -102,6 +103,37 @@ class LexicalIndex:
     def doc_scores(self, terms: list[str]) -> np.ndarray:
         """BM25 score of every document's identity text (``key`` order)."""
         return self.doc_bm25.scores(terms)
+
+    def doc_shares(self, terms: list[str]) -> np.ndarray:
+        """Per document (``key`` order), how much of what the question says to tell the
+        documents apart its identity text matches, in [0, 1].
+
+        A term's weight is its rarity among the documents as wholes (the idf of how many
+        hold it on any page or in their identity text), not among identity texts alone:
+        a word every transcript uses says nothing about which one is asked, even when
+        only one transcript's opening pages happen to hold it. A document's share is the
+        weight of the question's terms its identity text holds over the weight of those
+        some document holds anywhere: not scaled to the best document, so a match on an
+        incidental word stays small when no document is named, and a question naming
+        what only one document is called gives it most of its weight.
+        """
+        n = len(self.key)
+        out = np.zeros(n, np.float64)
+        named, pages = self.doc_bm25.matrix, self.page_bm25.matrix
+        total = 0.0
+        for term in sorted(set(terms)):
+            col = self.vocab.ids.get(term, named.shape[1])
+            if col >= named.shape[1]:
+                continue
+            own = slice(named.indptr[col], named.indptr[col + 1])
+            on_pages = pages.indices[pages.indptr[col] : pages.indptr[col + 1]]
+            holders = len(set(self.doc_of_page[on_pages].tolist()) | set(named.indices[own]))
+            if not holders:
+                continue
+            weight = float(np.log1p((n - holders + 0.5) / (holders + 0.5)))
+            total += weight
+            out[named.indices[own]] += weight
+        return out / total if total > 0 else out
 
     def row(self, chunk: Chunk) -> int | None:
         """The row of ``chunk``, or None if this index does not hold it."""

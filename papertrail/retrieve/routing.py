@@ -17,7 +17,15 @@ paper, not the file. The signals, each scaled by its best document:
 
 They are mixed (``IDENTITY``, ``CONTENT``, ``DENSE``, ``PERIOD``) and scaled so
 the best document gets 1; ``evidence`` gives them apart, so that ``confidence``
-can weigh each by a fit. With one document there is nothing to route.
+can weigh each by a fit, with one more that the prior leaves out:
+
+* share: how much of what the question says to tell the documents apart the
+  document's identity text holds (``LexicalIndex.doc_shares``), not scaled by
+  the best document. Scaled, identity gives 1 to the best match however weak:
+  when no document is named, one word of one document's opening pages
+  ("impact") makes it the best named. The share stays small then.
+
+With one document there is nothing to route.
 ``leaders`` names each single ranking's first documents (signals of
 ``confidence``); ``wanted`` the documents whose passages the final ranking must
 show for a question spanning several periods: the best document of each. It
@@ -74,11 +82,13 @@ def doc_prior(
     return mixed(evidence(index, asked, terms, page_scores, dense, allowed))
 
 
-def mixed(parts: dict[str, tuple[float, float, float, float]]) -> dict[str, float]:
-    """The prior from each document's ``evidence``: its parts mixed, scaled so the best
-    document gets 1 (empty when no document scores)."""
+def mixed(parts: dict[str, tuple[float, ...]]) -> dict[str, float]:
+    """The prior from each document's ``evidence``: its first four parts mixed, scaled so
+    the best document gets 1 (empty when no document scores)."""
     weights = (IDENTITY, CONTENT, DENSE, PERIOD)
-    raw = {d: sum(w * v for w, v in zip(weights, part, strict=True)) for d, part in parts.items()}
+    raw = {
+        d: sum(w * v for w, v in zip(weights, part[:4], strict=True)) for d, part in parts.items()
+    }
     top_score = max(raw.values(), default=0.0)
     return {d: v / top_score for d, v in raw.items()} if top_score > 0 else {}
 
@@ -90,13 +100,15 @@ def evidence(
     page_scores: np.ndarray,
     dense: list[tuple[Chunk, float]],
     allowed: set[str],
-) -> dict[str, tuple[float, float, float, float]]:
-    """doc_id -> (identity, content, dense, period) for the ``allowed`` documents of
-    ``index``, the first three scaled by their best document; empty with fewer than two."""
+) -> dict[str, tuple[float, float, float, float, float]]:
+    """doc_id -> (identity, content, dense, period, share) for the ``allowed`` documents
+    of ``index``, the first three scaled by their best document; empty with fewer than
+    two."""
     keep = np.array([doc_id in allowed for doc_id, _ in index.key], dtype=bool)
     if keep.sum() < 2:
         return {}
     identity = np.where(keep, index.doc_scores(terms), 0.0)
+    share = np.where(keep, index.doc_shares(terms), 0.0)
     content = np.zeros(len(index.key), np.float32)
     if len(page_scores):  # pages are numbered document by document: max per run
         has_pages = np.diff(np.append(index.doc_page_start, len(page_scores))) > 0
@@ -119,6 +131,7 @@ def evidence(
             float(parts[1][pos]),
             float(parts[2][pos]),
             float(period[pos]),
+            float(share[pos]),
         )
         for doc_id, pos in position.items()
         if keep[pos]

@@ -7,7 +7,7 @@ import numpy as np
 from papertrail.domains import KNOWN
 from papertrail.retrieve.fusion import Weights, cover, diversify, fuse
 from papertrail.retrieve.lexical import build, identity_text, top_rows
-from papertrail.retrieve.routing import doc_prior, leaders, wanted
+from papertrail.retrieve.routing import doc_prior, evidence, leaders, wanted
 from papertrail.text import words
 from papertrail.text.identity import identify
 from papertrail.text.periods import asked
@@ -161,3 +161,31 @@ def test_cover_keeps_the_order_diversify_made():
     b1 = Hit(DOCS["b"][1], 0.5)
     capped = [a1, a3, a2, b1]  # a2 shares a1's page: diversify put it after a3
     assert cover(capped, ["b" * 64], 2) == [a1, b1, a3, a2]
+
+
+def test_identity_is_the_share_of_the_question_a_document_names_not_scaled_to_the_best():
+    """A word every document uses somewhere names none of them, even when it happens to
+    be on one document's opening pages only."""
+    calls = {
+        "x": ["INITECH call transcript", "Operator: welcome", "Margins and growth"],
+        "y": ["HOOLI call transcript", "Operator: welcome", "Migration had an impact on usage"],
+        "z": ["UMBRELLA call transcript", "Operator: the impact of pricing", "Usage grew"],
+    }
+    for d, texts in calls.items():  # the opening pages are the first two
+        DOCS[d] = [chunk(d, i, 1 + 2 * i, t, f"{d}.pdf") for i, t in enumerate(texts)]
+        NAMES[d * 64] = f"{d}.pdf"
+    index = index_of("xyz")
+    allowed = {d * 64 for d in "xyz"}
+    none = asked("")
+
+    def identity(question):
+        terms = words.terms(question)
+        parts = evidence(index, none, terms, index.page_scores(terms), [], allowed)
+        return {d[0]: round(p[4], 3) for d, p in parts.items()}  # the share
+
+    # 'impact': on z's opening page only, on a later page of y; 'migration': y's, later
+    weak = identity("How does migration typically impact usage?")
+    assert weak["x"] == weak["y"] == 0.0 and 0.0 < weak["z"] < 0.3
+    named = identity("How did usage grow at Hooli?")  # only y is called so
+    assert named["y"] > 0.6 and named["x"] == named["z"] == 0.0
+    assert all(0.0 <= v <= 1.0 for v in (*weak.values(), *named.values()))

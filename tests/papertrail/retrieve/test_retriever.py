@@ -10,6 +10,7 @@ import pytest
 
 from papertrail.domains import KNOWN
 from papertrail.errors import PaperTrailError
+from papertrail.retrieve.confidence import SIGNALS
 from papertrail.retrieve.fusion import Weights
 from papertrail.retrieve.retriever import Retriever
 from papertrail.store.chroma import ChromaStore
@@ -199,7 +200,7 @@ def test_a_question_naming_a_file_prefers_that_file(store, emb):
     acme, _ = add(store, "C", texts, b"acme", name="ACMECORP_2019_10K.pdf")
     other, _ = add(store, "C", texts, b"b", name="OTHERCO_2020_10K.pdf")  # same words
     question = "What was AcmeCorp's net revenue in FY2019?"
-    unsure = Weights(confidence=(0.0,) * 8)  # every document equally likely
+    unsure = Weights(confidence=(0.0,) * len(SIGNALS))  # every document equally likely
     plain = Retriever(store, emb, weights=unsure).search("C", question, k=2)
     assert [h.chunk.text for h in plain] == [texts[0], texts[0]]  # a tie across files
     assert {h.chunk.doc_id for h in plain} == {acme.doc_id, other.doc_id}

@@ -33,7 +33,7 @@ GAINS = (0.6, 0.2, 0.05, 0.05, 0.03)
 
 def signal(prior: float, dense_first: float = 0.0, lexical_first: float = 0.0) -> tuple:
     """A document's signals (``confidence.SIGNALS``): a prior, no parts, firsts as given."""
-    return (prior, 0.0, 0.0, 0.0, 0.0, dense_first, lexical_first, 0.0)
+    return (prior, 0.0, 0.0, 0.0, 0.0, dense_first, lexical_first, 0.0, 0.0)
 
 
 def test_a_sure_document_keeps_its_own_order_and_a_doubtful_one_gets_a_place_when_worth_it():
