@@ -45,9 +45,9 @@ class Weights:
     figure_boost: float = 0.5
     section_boost: float = 0.6
     docs: int = 6  # at most this many documents read closely (``stages.reading``)
-    guard: int = 1  # 1: the top results show each single ranking's first document
+    guard: int = 0  # 1: the top results show each single ranking's first document
     first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-3.4, 3.46, 6.28, 3.04, 6.52, 0.76, 0.24, 0.66, 0.0)
+    confidence: tuple[float, ...] = (-4.15, 2.41, 5.76, 2.75, 6.46, 0.66, 0.3, 0.57, 3.7)
     gains: tuple[float, ...] = (0.625, 0.183, 0.041, 0.041, 0.026, 0.01, 0.01, 0.005, 0.005, 0.005)
 
 
