@@ -120,8 +120,11 @@ def _crop_rows(ink: np.ndarray, clip: Box, focus: Box, slack: float) -> tuple[in
     top, bottom = max(0, round(clip[1])), min(h, round(clip[3]))
 
     def nearest(want: int, lo: float, hi: float) -> int | None:
-        near = [int(y) for y in blank if lo <= y <= hi]
-        return min(near, key=lambda y: abs(y - want)) if near else None
+        # the blank rows are sorted: those in [lo, hi] are one slice of them
+        near = blank[np.searchsorted(blank, lo, "left") : np.searchsorted(blank, hi, "right")]
+        if not len(near):
+            return None
+        return int(near[np.argmin(np.abs(near - want))])  # the first of two as near
 
     t = nearest(top, top - slack, min(top + slack, focus[1] - 1))
     b = nearest(bottom - 1, max(bottom - 1 - slack, focus[3] + 1), bottom - 1 + slack)
