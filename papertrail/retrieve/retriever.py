@@ -22,6 +22,7 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -35,6 +36,9 @@ from papertrail.types import Chunk, Document, Hit
 
 MODES = ("hybrid", "dense", "bm25")
 log = logging.getLogger(__name__)
+# embeds questions beside their BM25 scoring (the model runs outside the GIL); a few
+# workers, so questions asked at once in several channels do not queue behind each other
+_EMBEDDING = ThreadPoolExecutor(4, thread_name_prefix="papertrail-question-vector")
 
 __all__ = ["MODES", "Retriever", "lexical_text"]
 
@@ -139,12 +143,14 @@ class Retriever:
         active = self._active(index)
         query = self._clean(question, active)
         terms = words.terms(query)
-        qvec = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+        # the question's vector is worked out on another core while BM25 scores here
+        embedding = _EMBEDDING.submit(self.embedder.embed, [query])
         n = max(depth, self.candidates)
-        dense = self.store.query(channel, qvec, n, doc_ids=sorted(allowed), documents=docs)
         expanded = self._terms(query, active)
         scores, page_scores = index.chunk_scores(expanded), index.page_scores(expanded)
         lexical_hits = _top(index, scores, index.rows_of(allowed), n)
+        qvec = np.asarray(embedding.result()[0], dtype=np.float32)
+        dense = self.store.query(channel, qvec, n, doc_ids=sorted(allowed), documents=docs)
         asked = periods.asked(query)
         parts = routing.evidence(index, asked, terms, page_scores, dense, allowed)
         prior = routing.mixed(parts)
@@ -159,9 +165,11 @@ class Retriever:
             return stages.Pool((one,), must=tuple(must))
         signals = confidence.signals(prior, parts, rankings)
         pools = []
-        for doc_id in stages.to_read(signals, must, self.weights, max(depth, self.shown), leading):
+        reading = stages.to_read(signals, must, self.weights, max(depth, self.shown), leading)
+        each = self.store.query_each(channel, qvec, n, reading, documents=docs)
+        for doc_id in reading:
             alone = index.part(doc_id)  # each searched as a channel holding only it would
-            own = self.store.query(channel, qvec, n, doc_ids=[doc_id], documents=docs)
+            own = each[doc_id]
             lex = _top(alone, alone.chunk_scores(expanded), None, n)
             holds = alone.chunk_scores(figures) > 0 if figures else None
             pages = alone.page_scores(expanded)

@@ -257,6 +257,31 @@ class ChromaStore:
         where = {"doc_id": {"$in": ready}}
         return rows(col.query(query_embeddings=query, n_results=k, where=where, include=include))
 
+    def query_each(
+        self,
+        channel: str,
+        vector: np.ndarray,
+        k: int,
+        doc_ids: Sequence[str],
+        *,
+        documents: Sequence[Document] | None = None,
+    ) -> dict[str, list[tuple[Chunk, float]]]:
+        """Per document of ``doc_ids``: ``query`` within that document alone, the same
+        results (a channel's second retrieval stage searches its leading documents each on
+        its own); the documents held in memory cost one read of their stored vectors."""
+        every = [d.doc_id for d in (self.documents(channel) if documents is None else documents)]
+        visible = set(every)
+        ready = [d for d in dict.fromkeys(doc_ids) if d in visible]
+        out: dict[str, list[tuple[Chunk, float]]] = {d: [] for d in doc_ids}
+        if not ready or k <= 0:
+            return out
+        if len(every) == 1:  # the channel's only document: the whole-channel search
+            out[ready[0]] = self.query(channel, vector, k, ready, documents=documents)
+            return out
+        query = np.asarray(vector, dtype=np.float32).reshape(1, -1)
+        out.update(self._near.query_each(self._chunks_of(channel), channel, ready, query, k))
+        return out
+
     def chunk_vectors(self, channel: str, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors of ``chunk_ids`` in ``channel`` (unknown ids are left out)."""
         if not chunk_ids:
