@@ -51,6 +51,7 @@ class DocVectors:
     def __init__(self, max_rows: int = MAX_ROWS) -> None:
         self.max_rows = max_rows
         self._docs: OrderedDict[tuple[str, str], Loaded] = OrderedDict()
+        self._ids: dict[tuple[str, str], dict[str, Chunk]] = {}  # a held document's chunks by id
         self._rows = 0
         self._pending: set[tuple[str, str]] = set()
         self._lock = threading.Lock()
@@ -154,6 +155,17 @@ class DocVectors:
             found[doc_id] = [(chunks[i], float(scores[i])) for i in top]
         return found
 
+    def held_chunks(self, channel: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        """The chunks of ``chunk_ids`` (``"doc_id:index"``) held in memory, by id; ids of
+        documents not held are left out."""
+        out: dict[str, Chunk] = {}
+        with self._lock:
+            for cid in chunk_ids:
+                found = self._ids.get((channel, cid.rpartition(":")[0]), {}).get(cid)
+                if found is not None:
+                    out[cid] = found
+        return out
+
     def load_later(self, channel: str, doc_id: str, load: Callable[[], Loaded]) -> None:
         """Read ``doc_id`` with ``load()`` on the background thread, unless held or queued."""
         key = (channel, doc_id)
@@ -176,6 +188,7 @@ class DocVectors:
         """Forget ``doc_id``'s rows in ``channel`` (it is being re-indexed or removed)."""
         with self._lock:
             gone = self._docs.pop((channel, doc_id), None)
+            self._ids.pop((channel, doc_id), None)
             if gone is not None:
                 self._rows -= len(gone[0])
 
@@ -199,9 +212,11 @@ class DocVectors:
             if key in self._docs or len(chunks) > self.max_rows:
                 return
             self._docs[key] = (list(chunks), coarse)
+            self._ids[key] = {c.id: c for c in chunks}
             self._rows += len(chunks)
             while self._rows > self.max_rows:
-                _, (old, _) = self._docs.popitem(last=False)
+                first, (old, _) = self._docs.popitem(last=False)
+                self._ids.pop(first, None)
                 self._rows -= len(old)
 
 

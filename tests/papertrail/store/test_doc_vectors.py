@@ -212,3 +212,29 @@ def test_a_channel_of_one_document_is_searched_whole(store):
     got = store.query_each("C1", vec, 3, [doc.doc_id])
     assert got == {doc.doc_id: store.query("C1", vec, 3, doc_ids=[doc.doc_id])}
     assert got[doc.doc_id][0][0] == chunks[2]
+
+
+def test_a_channel_wide_search_takes_held_chunks_and_reads_only_the_others(store):
+    rng = np.random.default_rng(9)
+    docs = []
+    for seed in range(3):
+        doc, chunks = make_doc("C1", _texts(seed, 15), seed=bytes([60 + seed]), name=f"{seed}.pdf")
+        store.begin(doc)
+        store.add_chunks("C1", chunks, rng.normal(size=(len(chunks), 16)).astype(np.float32))
+        docs.append(store.commit(doc))
+    vecs = [rng.normal(size=16).astype(np.float32) for _ in range(5)]
+    before = [store.query("C1", v, 10) for v in vecs]  # nothing held: every chunk read
+    assert store._near.missing("C1", [d.doc_id for d in docs])
+    store.chunks("C1", [docs[0].doc_id, docs[1].doc_id])  # as a BM25 index build does
+    col = store._chunks_of("C1")
+    real_get, read = col.get, []
+
+    def counting_get(*args, **kwargs):
+        read.extend(kwargs.get("ids") or [])
+        return real_get(*args, **kwargs)
+
+    col.get = counting_get
+    after = [store.query("C1", v, 10) for v in vecs]
+    col.get = real_get
+    assert after == before  # the same chunks, scores and order
+    assert read and {i.rpartition(":")[0] for i in read} == {docs[2].doc_id}
