@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from papertrail.text.abbreviations import spelled_out
 from papertrail.text.figures import Figure, claim_figures, excerpt_numbers, figure_in
@@ -63,14 +64,9 @@ def share(c: Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str
     """(weighted share found, missing words, missing figures); a figure weighs 1 + digits."""
     words = c.words
     hit = [found(w, keys, acronym=w in c.upper) or spelled_out(w, keys) for w in words]
-    for i in range(len(words) - 1):  # compounds written apart: "MGM Resorts" / "MGMRESORTS"
-        for n in (2, 3):
-            if i + n <= len(words) and stem("".join(words[i : i + n])) in keys:
-                hit[i : i + n] = [True] * n
-        for n in (3, 4):  # spelled out where the text writes the acronym: "RAG" (not "US")
-            run = words[i : i + n]
-            if len(run) == n and "up:" + "".join(w[0] for w in run) in keys:
-                hit[i : i + n] = [True] * n
+    for i, n, key in _runs(words):  # a run of words the text may write as one key
+        if key in keys:
+            hit[i : i + n] = [True] * n
     total = got = 0.0
     missing, figs, seen = [], [], set()
     for w, ok in zip(words, hit, strict=True):
@@ -92,6 +88,24 @@ def share(c: Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str
         else:
             figs.append(fig.text)
     return (got / total if total else 1.0), missing, figs
+
+
+@lru_cache(maxsize=4096)
+def _runs(words: tuple[str, ...]) -> tuple[tuple[int, int, str], ...]:
+    """(start, length, key) of the runs of ``words`` found whole when ``key`` is among a
+    text's keys: compounds written apart ("MGM Resorts" / "MGMRESORTS"), and words spelled
+    out where the text writes their acronym ("RAG", not "US"). The same for every text a
+    claim is compared with: worked out once per claim, not once per window."""
+    out = []
+    for i in range(len(words) - 1):
+        for n in (2, 3):
+            if i + n <= len(words):
+                out.append((i, n, stem("".join(words[i : i + n]))))
+        for n in (3, 4):
+            run = words[i : i + n]
+            if len(run) == n:
+                out.append((i, n, "up:" + "".join(w[0] for w in run)))
+    return tuple(out)
 
 
 def coverage(claim: str, chunk_text: str, context: str = "") -> tuple[float, list[str]]:

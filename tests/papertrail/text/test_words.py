@@ -53,3 +53,14 @@ def test_a_claim_may_spell_out_an_acronym_the_text_writes():
         coverage("Unit sales reduce incorrect content.", "US sales reduce incorrect content.")[0]
         < 1.0
     )  # two letters are too few to tell an acronym from a word ("US")
+
+
+def test_a_claim_may_write_apart_a_compound_the_text_writes_as_one_word():
+    from papertrail.text.coverage import coverage
+
+    # the runs a claim can be found as are worked out once per claim: a second text
+    # compared with the same claim is judged on its own keys
+    claim = "MGM Resorts reported higher revenue."
+    assert coverage(claim, "MGMRESORTS reported higher revenue.")[0] == 1.0
+    assert coverage(claim, "Caesars reported higher revenue.")[0] < 1.0
+    assert coverage(claim, "MGMRESORTS reported higher revenue.")[0] == 1.0
