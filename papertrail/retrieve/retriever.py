@@ -36,9 +36,7 @@ from papertrail.types import Chunk, Document, Hit
 
 MODES = ("hybrid", "dense", "bm25")
 log = logging.getLogger(__name__)
-# embeds questions beside their BM25 scoring (the model runs outside the GIL); a few
-# workers, so questions asked at once in several channels do not queue behind each other
-_EMBEDDING = ThreadPoolExecutor(4, thread_name_prefix="papertrail-question-vector")
+_EMBEDDING = ThreadPoolExecutor(4, thread_name_prefix="papertrail-question-vector")  # ``gather``
 
 __all__ = ["MODES", "Retriever", "lexical_text"]
 
@@ -143,7 +141,7 @@ class Retriever:
         active = self._active(index)
         query = self._clean(question, active)
         terms = words.terms(query)
-        # the question's vector is worked out on another core while BM25 scores here
+        # the question's vector is worked out (outside the GIL) while BM25 scores here
         embedding = _EMBEDDING.submit(self.embedder.embed, [query])
         n = max(depth, self.candidates)
         expanded = self._terms(query, active)
@@ -166,13 +164,13 @@ class Retriever:
         signals = confidence.signals(prior, parts, rankings)
         pools = []
         reading = stages.to_read(signals, must, self.weights, max(depth, self.shown), leading)
-        each = self.store.query_each(channel, qvec, n, reading, documents=docs)
+        own_dense = self.store.query_each(channel, qvec, n, reading, documents=docs)
         for doc_id in reading:
             alone = index.part(doc_id)  # each searched as a channel holding only it would
-            own = each[doc_id]
             lex = _top(alone, alone.chunk_scores(expanded), None, n)
             holds = alone.chunk_scores(figures) > 0 if figures else None
             pages = alone.page_scores(expanded)
+            own = own_dense[doc_id]
             pools.append(self._pool(alone, {doc_id}, own, lex, pages, holds, named, doc_id))
         return stages.Pool(tuple(pools), signals=signals, must=tuple(must))
 
@@ -298,8 +296,5 @@ def _top(index: LexicalIndex, scores: np.ndarray, rows: np.ndarray | None, n: in
 
 def _figures(terms: list[str]) -> set[str]:
     """Exact figures in the question: decimals or 4+ digit numbers that are not years."""
-    return {
-        t
-        for t in terms
-        if t[:1].isdigit() and ("." in t or (len(t) >= 4 and not periods.is_year(t)))
-    }
+    exact = lambda t: "." in t or (len(t) >= 4 and not periods.is_year(t))  # noqa: E731
+    return {t for t in terms if t[:1].isdigit() and exact(t)}

@@ -10,7 +10,8 @@ invisible half document, which ``begin`` (same document again) or ``cleanup``
 removes. Vectors are always passed in (never Chroma's embedding function, which
 downloads a model). Chunk ids are ``<file sha256>:<chunk number>``, so the same
 file again upserts the same records. Left out: embedding, ranking, locks across
-processes (``coord.py``), metadata (``records.py``), clients (``clients.py``).
+processes (``coord.py``), metadata (``records.py``), clients (``clients.py``),
+how a search is run (``searches.py``).
 """
 
 from __future__ import annotations
@@ -29,18 +30,17 @@ from papertrail.settings import BUNDLED_NAME, Settings, model_name
 from papertrail.store.clients import ephemeral_client, http_client, persistent_client
 from papertrail.store.doc_vectors import DocVectors
 from papertrail.store.keys import collection_name, index_key
-from papertrail.store.records import chunk, chunk_meta, rows
+from papertrail.store.records import chunk, chunk_meta
 from papertrail.store.registry import Registry
+from papertrail.store.searches import Searches
 from papertrail.types import Chunk, Document
 
 log = logging.getLogger(__name__)
 
 _COSINE = {"hnsw": {"space": "cosine"}}  # distance = 1 - cosine similarity
-OVERFETCH = 20  # extra results of an unfiltered search, to make up for hidden chunks
-FEW_DOCS = 4  # searches within this many documents are ranked in memory (``doc_vectors``)
 
 
-class ChromaStore:
+class ChromaStore(Searches):
     """One Chroma database holding every channel's documents for one embedding model.
 
     ``model`` is the embedder's ``name`` and ``chunking`` the (size, overlap) chunks are
@@ -222,83 +222,6 @@ class ChromaStore:
             part = [chunk(t, m) for t, m in zip(got["documents"], got["metadatas"], strict=True)]
             self._near.hold(channel, doc_id, part, got["embeddings"])  # read anyway: keep
             out.extend(sorted(part, key=lambda c: c.index))
-        return out
-
-    def query(
-        self,
-        channel: str,
-        vector: np.ndarray,
-        k: int,
-        doc_ids: Iterable[str] | None = None,
-        *,
-        documents: Sequence[Document] | None = None,
-    ) -> list[tuple[Chunk, float]]:
-        """The ``k`` nearest chunks of ready documents, with cosine similarity, best first
-        (``documents``: the channel's ready documents if the caller has read them)."""
-        every = [d.doc_id for d in (self.documents(channel) if documents is None else documents)]
-        wanted = None if doc_ids is None else set(doc_ids)
-        ready = every if wanted is None else [d for d in every if d in wanted]
-        if not ready or k <= 0:
-            return []
-        col = self._chunks_of(channel)
-        query = np.asarray(vector, dtype=np.float32).reshape(1, -1)
-        include = ["documents", "metadatas", "distances"]
-        if len(ready) == len(every):
-            # A filter costs ~15x the search (55 vs 4 ms on 6k chunks): search all, drop
-            # chunks of documents not ready, fall back to the filter if too few remain.
-            n = int(k) + OVERFETCH
-            found = self._nearest(channel, col, query, n)
-            visible = set(ready)
-            keep = [(c, s) for c, s in found if c.doc_id in visible]
-            if len(keep) >= k or len(found) < n:
-                return keep[:k]
-        elif len(ready) <= FEW_DOCS:  # ranked in memory, exactly, where it can be
-            return self._near.query(col, channel, ready, query, k)
-        where = {"doc_id": {"$in": ready}}
-        return rows(col.query(query_embeddings=query, n_results=k, where=where, include=include))
-
-    def _nearest(self, channel: str, col, query: np.ndarray, n: int) -> list[tuple[Chunk, float]]:
-        """The ``n`` nearest chunks of the whole collection, with cosine similarity. Only ids
-        and distances come from Chroma: the chunks are those held in memory (the BM25 index
-        read them all), the others read by id. Fetching every result's text and metadata
-        with the search cost ~10 ms of its ~12 on a 25k-chunk channel."""
-        got = col.query(query_embeddings=query, n_results=n, include=["distances"])
-        ids, dists = got["ids"][0], got["distances"][0]
-        chunks = self._near.held_chunks(channel, ids)
-        if len(chunks) < len(ids):
-            rest = col.get(
-                ids=[i for i in ids if i not in chunks], include=["documents", "metadatas"]
-            )
-            for cid, text, meta in zip(
-                rest["ids"], rest["documents"], rest["metadatas"], strict=True
-            ):
-                chunks[cid] = chunk(text, meta)
-        # a chunk removed between the two reads is left out, as if the search came later
-        return [(chunks[i], 1.0 - float(d)) for i, d in zip(ids, dists, strict=True) if i in chunks]
-
-    def query_each(
-        self,
-        channel: str,
-        vector: np.ndarray,
-        k: int,
-        doc_ids: Sequence[str],
-        *,
-        documents: Sequence[Document] | None = None,
-    ) -> dict[str, list[tuple[Chunk, float]]]:
-        """Per document of ``doc_ids``: ``query`` within that document alone, the same
-        results (a channel's second retrieval stage searches its leading documents each on
-        its own); the documents held in memory cost one read of their stored vectors."""
-        every = [d.doc_id for d in (self.documents(channel) if documents is None else documents)]
-        visible = set(every)
-        ready = [d for d in dict.fromkeys(doc_ids) if d in visible]
-        out: dict[str, list[tuple[Chunk, float]]] = {d: [] for d in doc_ids}
-        if not ready or k <= 0:
-            return out
-        if len(every) == 1:  # the channel's only document: the whole-channel search
-            out[ready[0]] = self.query(channel, vector, k, ready, documents=documents)
-            return out
-        query = np.asarray(vector, dtype=np.float32).reshape(1, -1)
-        out.update(self._near.query_each(self._chunks_of(channel), channel, ready, query, k))
         return out
 
     def chunk_vectors(self, channel: str, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:

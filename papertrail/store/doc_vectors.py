@@ -155,6 +155,21 @@ class DocVectors:
             found[doc_id] = [(chunks[i], float(scores[i])) for i in top]
         return found
 
+    def found(self, collection, channel: str, got: dict) -> list[tuple[Chunk, float]]:
+        """(chunk, cosine) of a one-vector Chroma query that returned ids and distances
+        only: the chunks held here, the others read from ``collection`` by id; one removed
+        between the two reads is left out, as if the search came a moment later."""
+        ids, dists = got["ids"][0], got["distances"][0]
+        chunks = self.held_chunks(channel, ids)
+        if len(chunks) < len(ids):
+            rest = [i for i in ids if i not in chunks]
+            more = collection.get(ids=rest, include=["documents", "metadatas"])
+            for cid, text, meta in zip(
+                more["ids"], more["documents"], more["metadatas"], strict=True
+            ):
+                chunks[cid] = chunk(text, meta)
+        return [(chunks[i], 1.0 - float(d)) for i, d in zip(ids, dists, strict=True) if i in chunks]
+
     def held_chunks(self, channel: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
         """The chunks of ``chunk_ids`` (``"doc_id:index"``) held in memory, by id; ids of
         documents not held are left out."""

@@ -7,9 +7,10 @@ import time
 import numpy as np
 import pytest
 
-from papertrail.store.chroma import FEW_DOCS, ChromaStore
+from papertrail.store.chroma import ChromaStore
 from papertrail.store.doc_vectors import DocVectors
 from papertrail.store.records import rows
+from papertrail.store.searches import FEW_DOCS
 from tests.papertrail.store.test_chroma import EMB, ingest, make_doc
 
 WORDS = [f"w{i}" for i in range(400)]
