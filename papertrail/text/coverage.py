@@ -77,17 +77,41 @@ def share(c: Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str
         got += rarity(w) if ok else 0.0
         if not ok:
             missing.append(w)
+    for weight, ok, text in _figures_found(c, numbers):  # added in the claim's order
+        total += weight
+        if ok:
+            got += weight
+        else:
+            figs.append(text)
+    return (got / total if total else 1.0), missing, figs
+
+
+_FOUND: dict[tuple[int, int], tuple] = {}  # (id(claim), id(numbers)) -> (claim, numbers, found)
+_FOUND_KEPT = 256
+
+
+def _figures_found(c: Claim, numbers) -> tuple[tuple[float, bool, str], ...]:
+    """(weight, found, text) of each of the claim's figures that counts against ``numbers``.
+
+    A claim is compared with every window of an excerpt against the excerpt's one
+    tuple of numbers: the figures are looked up once per (claim, tuple) pair, kept by
+    identity for the last ``_FOUND_KEPT`` pairs (both held here, so neither id is
+    reused while kept; both immutable). A list of numbers is looked up each time."""
+    key = (id(c), id(numbers))
+    kept = _FOUND.get(key)
+    if kept is not None and kept[0] is c and kept[1] is numbers:
+        return kept[2]
     dated = any(n.day for n in numbers)
+    out = []
     for fig in c.figures:
         if fig.day and not dated:
             continue  # "ended June 30, 2023" for "the second quarter of 2023": the same period
-        weight = 1.0 + min(fig.digits, 5)
-        total += weight
-        if figure_in(fig, numbers):
-            got += weight
-        else:
-            figs.append(fig.text)
-    return (got / total if total else 1.0), missing, figs
+        out.append((1.0 + min(fig.digits, 5), figure_in(fig, numbers), fig.text))
+    if type(numbers) is tuple:
+        if len(_FOUND) >= _FOUND_KEPT:
+            _FOUND.clear()
+        _FOUND[key] = (c, numbers, tuple(out))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
