@@ -95,6 +95,18 @@ class Store(Protocol):
         """
         ...
 
+    def query_each(
+        self,
+        channel: str,
+        vector: np.ndarray,
+        k: int,
+        doc_ids: Sequence[str],
+        *,
+        documents: Sequence[Document] | None = None,
+    ) -> dict[str, list[tuple[Chunk, float]]]:
+        """Per document of ``doc_ids``: ``query`` with ``doc_ids=[that document]``."""
+        ...
+
     def chunk_vectors(self, channel: str, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]: ...
 
     def vectors_elsewhere(self, channel: str, doc_id: str) -> dict[str, np.ndarray]:

@@ -14,7 +14,7 @@ It does not change which lines are evidence, nor the evidence text.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pymupdf
 
@@ -26,11 +26,18 @@ BAND = 24.0  # points above and below the chunk's lines read for words (whole li
 _WORD = re.compile(r"\S+")
 
 
-def snap_to_words(page: pymupdf.Page, chunk: Chunk, rects: Sequence[Rect]) -> list[Rect]:
+def snap_to_words(
+    page: pymupdf.Page,
+    chunk: Chunk,
+    rects: Sequence[Rect],
+    page_words: Callable[[], Sequence[tuple]] | None = None,
+) -> list[Rect]:
     """``rects`` (evidence boxes in ``chunk``'s frame) with inner edges on word edges.
 
     A partial box is read as ``evidence.locate`` cut it: its edges stand for
     character offsets into the line, in proportion to the line's width.
+    ``page_words``: gives the page's words (``headings.page_words``, displayed-page
+    boxes) when the caller reads them anyway; else only a band of the page is read.
     """
     starts = line_starts(chunk)
     ends = [*starts[1:], len(chunk.text)]
@@ -43,7 +50,7 @@ def snap_to_words(page: pymupdf.Page, chunk: Chunk, rects: Sequence[Rect]) -> li
             out.append(r)
             continue
         if words is None:
-            words = _words(page, _union(chunk.rects))
+            words = _words(page, _union(chunk.rects), page_words)
         inside = [w for w in words if _centre_in(w, line)]
         out.append(_snap(r, line, chunk.text[starts[i] : ends[i]], inside))
     return out
@@ -80,10 +87,21 @@ def _line_of(chunk: Chunk, r: Rect) -> int | None:
     return None
 
 
-def _words(page: pymupdf.Page, around: Rect) -> list[Rect]:
+def _words(page: pymupdf.Page, around: Rect, page_words=None) -> list[Rect]:
     """The word boxes on the displayed page (the chunk's frame) in the band of the page
-    across ``around`` (the chunk's lines): the rest of the page is never read."""
+    across ``around`` (the chunk's lines): the rest of the page is never read, unless
+    ``page_words`` gives every word of it (then those touching the band are taken: the
+    words of the chunk's lines, well inside it, are the same)."""
     band = pymupdf.Rect(page.rect.x0, around.y0 - BAND, page.rect.x1, around.y1 + BAND)
+    if page_words is not None:
+        if page.rotation:  # the band as drawn
+            x0, y0, x1, y1 = around.x0 - BAND, around.y0 - BAND, around.x1 + BAND, around.y1 + BAND
+            band = pymupdf.Rect(x0, y0, x1, y1)
+        return [
+            Rect(w[0], w[1], w[2], w[3])
+            for w in page_words()
+            if w[0] <= band.x1 and w[2] >= band.x0 and w[1] <= band.y1 and w[3] >= band.y0
+        ]
     turn = page.rotation_matrix
     if page.rotation:  # the band as drawn, turned back into the page's own frame
         band = pymupdf.Rect(around.x0 - BAND, around.y0 - BAND, around.x1 + BAND, around.y1 + BAND)

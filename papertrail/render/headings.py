@@ -33,10 +33,16 @@ HEAD_GAP = 4.0  # points between the lines of one heading ("Year Ended" over "20
 Word = tuple[float, float, float, float, str]  # x0, y0, x1, y1 on the displayed page, text
 
 
-def table_row(page: pymupdf.Page, marked: Sequence[Rect], claim: str = "") -> list[Rect]:
+def table_row(
+    page: pymupdf.Page,
+    marked: Sequence[Rect],
+    claim: str = "",
+    words: Sequence[Word] | None = None,
+) -> list[Rect]:
     """``marked`` narrowed to the table row holding ``claim``'s figure, with the years
-    heading its columns; ``marked`` unchanged when it is no table row."""
-    rows = _rows(page)
+    heading its columns; ``marked`` unchanged when it is no table row. ``words``: the
+    page's ``page_words`` when the caller has read them."""
+    rows = _rows(page, words)
     marked = list(marked)
     figures = _claimed(claim)
     holding = [r for r in marked if _is_table_row(_in(rows, r)) and figures & _values(rows, r)]
@@ -90,22 +96,31 @@ def _box(words: list[Word]) -> Rect:
     )
 
 
-def _rows(page: pymupdf.Page) -> dict[float, list[Word]]:
-    """The page's words (displayed-page boxes) grouped by row, by middle height: a word
-    joins the first row (in the order rows were met) whose middle is within ``SAME_ROW``."""
+def page_words(page: pymupdf.Page) -> list[Word]:
+    """The page's words with their boxes on the displayed page, in reading order."""
     turn = page.rotation_matrix
     upright = page.rotation == 0  # the displayed page is the page: no box to transform
-    rows: dict[float, list[Word]] = {}
-    keys: list[tuple[float, int]] = []  # (row middle, order met), sorted: a few to compare
+    out: list[Word] = []
     for w in page.get_text("words"):
         box = w[:4] if upright else tuple(pymupdf.Rect(w[:4]) * turn)
-        mid = (box[1] + box[3]) / 2
+        out.append((box[0], box[1], box[2], box[3], w[4]))
+    return out
+
+
+def _rows(page: pymupdf.Page, words: Sequence[Word] | None = None) -> dict[float, list[Word]]:
+    """The page's words (displayed-page boxes; ``page_words``) grouped by row, by middle
+    height: a word joins the first row (in the order rows were met) whose middle is within
+    ``SAME_ROW``."""
+    rows: dict[float, list[Word]] = {}
+    keys: list[tuple[float, int]] = []  # (row middle, order met), sorted: a few to compare
+    for w in page_words(page) if words is None else words:
+        mid = (w[1] + w[3]) / 2
         lo = bisect.bisect_left(keys, (mid - SAME_ROW, -1))
         near = [k for k in keys[lo : bisect.bisect_right(keys, (mid + SAME_ROW, len(keys)))]]
         key = min(near, key=lambda k: k[1])[0] if near else mid
         if not near:
             bisect.insort(keys, (mid, len(keys)))
-        rows.setdefault(key, []).append((box[0], box[1], box[2], box[3], w[4]))
+        rows.setdefault(key, []).append(w)
     return rows
 
 

@@ -1,7 +1,7 @@
 """Writing an RGB picture as a PNG file, quickly.
 
 A snippet is mostly flat page colour, which zlib packs well as it is: rows
-stored unfiltered and deflated at level 3 came out smaller than Pillow's PNG
+stored unfiltered and deflated (level 3) came out smaller than Pillow's PNG
 (85 against 106 kB on filing crops) in well under half the time (4.6 against
 12.4 ms a picture), because Pillow tries every row filter on every row. The
 pixels are the same either way: PNG is lossless. zlib releases the GIL while
@@ -15,7 +15,8 @@ import zlib
 
 import numpy as np
 
-LEVEL = 3  # zlib level: 1 is 10 % faster and 3 % larger; 6 twice as slow for 5 % smaller
+LEVEL = 1  # zlib level: on 45 filing snippets 6.2 ms and 89 kB a picture, against 8.4 ms
+# and 85.5 kB at 3 (6: twice as slow for 5 % smaller); the pixels are the same at any level
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 

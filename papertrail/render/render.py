@@ -31,7 +31,7 @@ from PIL import Image
 
 from papertrail.render.furniture import is_furniture
 from papertrail.render.glyphs import snap_to_words
-from papertrail.render.headings import table_row
+from papertrail.render.headings import page_words, table_row
 from papertrail.render.marks import CONTEXT_FILL, FILL, OUTLINE, Box, Shades, blank_rows, mark
 from papertrail.render.png import png_bytes
 from papertrail.types import Chunk, Evidence, Rect, Snippet
@@ -63,13 +63,20 @@ def render_snippet(
     bounds = page.rect
     body = [r for r in _boxes(chunk.rects) if not is_furniture(chunk, r, bounds)]
     rects = body or _boxes(chunk.rects) or [_as_rect(bounds)]
-    marked = _boxes(snap_to_words(page, chunk, evidence.rects)) if evidence else []
+    words: list = []  # the page's words, read once for both uses, when first needed
+
+    def read_words() -> list:
+        if not words:
+            words.append(page_words(page))
+        return words[0]
+
+    marked = _boxes(snap_to_words(page, chunk, evidence.rects, read_words)) if evidence else []
     marked = [r for r in marked if not is_furniture(chunk, r, bounds)]
     if not marked:
         marked, rects = rects, []
     turn = _turn(page, _union(marked))
     if evidence and not turn:  # a table row: that row alone, with the years heading it
-        marked = table_row(page, marked, claim)
+        marked = table_row(page, marked, claim, read_words())
     focus = _union(marked)
     sideways = turn in (90, 270)
     clip = _region(focus, _union(marked + rects), bounds, context, sideways=sideways)
@@ -120,8 +127,11 @@ def _crop_rows(ink: np.ndarray, clip: Box, focus: Box, slack: float) -> tuple[in
     top, bottom = max(0, round(clip[1])), min(h, round(clip[3]))
 
     def nearest(want: int, lo: float, hi: float) -> int | None:
-        near = [int(y) for y in blank if lo <= y <= hi]
-        return min(near, key=lambda y: abs(y - want)) if near else None
+        # the blank rows are sorted: those in [lo, hi] are one slice of them
+        near = blank[np.searchsorted(blank, lo, "left") : np.searchsorted(blank, hi, "right")]
+        if not len(near):
+            return None
+        return int(near[np.argmin(np.abs(near - want))])  # the first of two as near
 
     t = nearest(top, top - slack, min(top + slack, focus[1] - 1))
     b = nearest(bottom - 1, max(bottom - 1 - slack, focus[3] + 1), bottom - 1 + slack)

@@ -22,6 +22,7 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -35,6 +36,7 @@ from papertrail.types import Chunk, Document, Hit
 
 MODES = ("hybrid", "dense", "bm25")
 log = logging.getLogger(__name__)
+_EMBEDDING = ThreadPoolExecutor(4, thread_name_prefix="papertrail-question-vector")  # ``gather``
 
 __all__ = ["MODES", "Retriever", "lexical_text"]
 
@@ -139,12 +141,14 @@ class Retriever:
         active = self._active(index)
         query = self._clean(question, active)
         terms = words.terms(query)
-        qvec = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+        # the question's vector is worked out (outside the GIL) while BM25 scores here
+        embedding = _EMBEDDING.submit(self.embedder.embed, [query])
         n = max(depth, self.candidates)
-        dense = self.store.query(channel, qvec, n, doc_ids=sorted(allowed), documents=docs)
         expanded = self._terms(query, active)
         scores, page_scores = index.chunk_scores(expanded), index.page_scores(expanded)
         lexical_hits = _top(index, scores, index.rows_of(allowed), n)
+        qvec = np.asarray(embedding.result()[0], dtype=np.float32)
+        dense = self.store.query(channel, qvec, n, doc_ids=sorted(allowed), documents=docs)
         asked = periods.asked(query)
         parts = routing.evidence(index, asked, terms, page_scores, dense, allowed)
         prior = routing.mixed(parts)
@@ -159,12 +163,14 @@ class Retriever:
             return stages.Pool((one,), must=tuple(must))
         signals = confidence.signals(prior, parts, rankings)
         pools = []
-        for doc_id in stages.to_read(signals, must, self.weights, max(depth, self.shown), leading):
+        reading = stages.to_read(signals, must, self.weights, max(depth, self.shown), leading)
+        own_dense = self.store.query_each(channel, qvec, n, reading, documents=docs)
+        for doc_id in reading:
             alone = index.part(doc_id)  # each searched as a channel holding only it would
-            own = self.store.query(channel, qvec, n, doc_ids=[doc_id], documents=docs)
             lex = _top(alone, alone.chunk_scores(expanded), None, n)
             holds = alone.chunk_scores(figures) > 0 if figures else None
             pages = alone.page_scores(expanded)
+            own = own_dense[doc_id]
             pools.append(self._pool(alone, {doc_id}, own, lex, pages, holds, named, doc_id))
         return stages.Pool(tuple(pools), signals=signals, must=tuple(must))
 
@@ -290,8 +296,5 @@ def _top(index: LexicalIndex, scores: np.ndarray, rows: np.ndarray | None, n: in
 
 def _figures(terms: list[str]) -> set[str]:
     """Exact figures in the question: decimals or 4+ digit numbers that are not years."""
-    return {
-        t
-        for t in terms
-        if t[:1].isdigit() and ("." in t or (len(t) >= 4 and not periods.is_year(t)))
-    }
+    exact = lambda t: "." in t or (len(t) >= 4 and not periods.is_year(t))  # noqa: E731
+    return {t for t in terms if t[:1].isdigit() and exact(t)}

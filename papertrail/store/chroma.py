@@ -10,7 +10,8 @@ invisible half document, which ``begin`` (same document again) or ``cleanup``
 removes. Vectors are always passed in (never Chroma's embedding function, which
 downloads a model). Chunk ids are ``<file sha256>:<chunk number>``, so the same
 file again upserts the same records. Left out: embedding, ranking, locks across
-processes (``coord.py``), metadata (``records.py``), clients (``clients.py``).
+processes (``coord.py``), metadata (``records.py``), clients (``clients.py``),
+how a search is run (``searches.py``).
 """
 
 from __future__ import annotations
@@ -29,18 +30,17 @@ from papertrail.settings import BUNDLED_NAME, Settings, model_name
 from papertrail.store.clients import ephemeral_client, http_client, persistent_client
 from papertrail.store.doc_vectors import DocVectors
 from papertrail.store.keys import collection_name, index_key
-from papertrail.store.records import chunk, chunk_meta, rows
+from papertrail.store.records import chunk, chunk_meta
 from papertrail.store.registry import Registry
+from papertrail.store.searches import Searches
 from papertrail.types import Chunk, Document
 
 log = logging.getLogger(__name__)
 
 _COSINE = {"hnsw": {"space": "cosine"}}  # distance = 1 - cosine similarity
-OVERFETCH = 20  # extra results of an unfiltered search, to make up for hidden chunks
-FEW_DOCS = 4  # searches within this many documents are ranked in memory (``doc_vectors``)
 
 
-class ChromaStore:
+class ChromaStore(Searches):
     """One Chroma database holding every channel's documents for one embedding model.
 
     ``model`` is the embedder's ``name`` and ``chunking`` the (size, overlap) chunks are
@@ -223,39 +223,6 @@ class ChromaStore:
             self._near.hold(channel, doc_id, part, got["embeddings"])  # read anyway: keep
             out.extend(sorted(part, key=lambda c: c.index))
         return out
-
-    def query(
-        self,
-        channel: str,
-        vector: np.ndarray,
-        k: int,
-        doc_ids: Iterable[str] | None = None,
-        *,
-        documents: Sequence[Document] | None = None,
-    ) -> list[tuple[Chunk, float]]:
-        """The ``k`` nearest chunks of ready documents, with cosine similarity, best first
-        (``documents``: the channel's ready documents if the caller has read them)."""
-        every = [d.doc_id for d in (self.documents(channel) if documents is None else documents)]
-        wanted = None if doc_ids is None else set(doc_ids)
-        ready = every if wanted is None else [d for d in every if d in wanted]
-        if not ready or k <= 0:
-            return []
-        col = self._chunks_of(channel)
-        query = np.asarray(vector, dtype=np.float32).reshape(1, -1)
-        include = ["documents", "metadatas", "distances"]
-        if len(ready) == len(every):
-            # A filter costs ~15x the search (55 vs 4 ms on 6k chunks): search all, drop
-            # chunks of documents not ready, fall back to the filter if too few remain.
-            n = int(k) + OVERFETCH
-            found = rows(col.query(query_embeddings=query, n_results=n, include=include))
-            visible = set(ready)
-            keep = [(c, s) for c, s in found if c.doc_id in visible]
-            if len(keep) >= k or len(found) < n:
-                return keep[:k]
-        elif len(ready) <= FEW_DOCS:  # ranked in memory, exactly, where it can be
-            return self._near.query(col, channel, ready, query, k)
-        where = {"doc_id": {"$in": ready}}
-        return rows(col.query(query_embeddings=query, n_results=k, where=where, include=include))
 
     def chunk_vectors(self, channel: str, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors of ``chunk_ids`` in ``channel`` (unknown ids are left out)."""

@@ -51,6 +51,7 @@ class DocVectors:
     def __init__(self, max_rows: int = MAX_ROWS) -> None:
         self.max_rows = max_rows
         self._docs: OrderedDict[tuple[str, str], Loaded] = OrderedDict()
+        self._ids: dict[tuple[str, str], dict[str, Chunk]] = {}  # a held document's chunks by id
         self._rows = 0
         self._pending: set[tuple[str, str]] = set()
         self._lock = threading.Lock()
@@ -66,19 +67,40 @@ class DocVectors:
         held = [d for d in doc_ids if d not in missing]
         found = self.search(channel, held, vector, k, lambda ids: read_vectors(collection, ids))
         if missing:
-            where = {"doc_id": {"$in": missing}}
-            include = ["documents", "metadatas", "distances"]
-            found += rows(
-                collection.query(
-                    query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
-                    n_results=k,
-                    where=where,
-                    include=include,
-                )
-            )
-            for d in missing:
-                self.load_later(channel, d, lambda d=d: read_rows(collection, d))
+            found += self._chroma(collection, channel, missing, vector, k)
         return sorted(found, key=lambda pair: -pair[1])[:k]
+
+    def query_each(
+        self, collection, channel: str, doc_ids: Sequence[str], vector: np.ndarray, k: int
+    ) -> dict[str, list[tuple[Chunk, float]]]:
+        """Per document of ``doc_ids``: what ``query`` with that document alone returns.
+        The held documents' shortlisted vectors are read in one call to ``collection``
+        (each read costs a few ms however few its ids), the others searched one by one."""
+        missing = self.missing(channel, doc_ids)
+        held = [d for d in doc_ids if d not in missing]
+        exact = lambda ids: read_vectors(collection, ids)  # noqa: E731
+        out = self.search_each(channel, held, vector, k, exact)
+        for d in missing:
+            out[d] = self._chroma(collection, channel, [d], vector, k)
+        return {d: out.get(d, []) for d in doc_ids}
+
+    def _chroma(
+        self, collection, channel: str, doc_ids: list[str], vector: np.ndarray, k: int
+    ) -> list[tuple[Chunk, float]]:
+        """Chroma's ``k`` nearest within ``doc_ids`` (not held); they are read for next time."""
+        where = {"doc_id": {"$in": doc_ids}}
+        include = ["documents", "metadatas", "distances"]
+        found = rows(
+            collection.query(
+                query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
+                n_results=k,
+                where=where,
+                include=include,
+            )
+        )
+        for d in doc_ids:
+            self.load_later(channel, d, lambda d=d: read_rows(collection, d))
+        return found
 
     def missing(self, channel: str, doc_ids: Sequence[str]) -> list[str]:
         """The documents of ``doc_ids`` not held (yet)."""
@@ -91,11 +113,22 @@ class DocVectors:
         """The ``k`` chunks of the held ``doc_ids`` most similar to ``vector`` (cosine),
         best first; documents not held are left out (see ``missing``). ``exact`` reads
         the stored float32 vectors of the shortlisted chunks."""
+        each = self.search_each(channel, doc_ids, vector, k, exact)
+        found = [pair for d in doc_ids for pair in each.get(d, ())]
+        found.sort(key=lambda pair: -pair[1])
+        return found[:k]
+
+    def search_each(
+        self, channel: str, doc_ids: Sequence[str], vector: np.ndarray, k: int, exact: Exact
+    ) -> dict[str, list[tuple[Chunk, float]]]:
+        """Per held document of ``doc_ids``: its ``k`` chunks most similar to ``vector``,
+        best first (documents not held, or gone meanwhile, are left out). One ``exact``
+        read for all the documents' shortlisted chunks."""
         if k <= 0:
-            return []
+            return {}
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         query = query / max(float(np.linalg.norm(query)), 1e-12)
-        shortlists: list[list[Chunk]] = []  # per document, in row order
+        shortlists: dict[str, list[Chunk]] = {}  # per document, in row order
         for doc_id in doc_ids:
             with self._lock:
                 held = self._docs.get((channel, doc_id))
@@ -107,11 +140,11 @@ class DocVectors:
             scores = coarse @ query  # float32 scores of the float16 rows
             kth = np.partition(scores, -k)[-k] if len(scores) > k else scores.min()
             near = np.flatnonzero(scores >= kth - 2 * SLACK)  # in row order: ties stay put
-            shortlists.append([chunks[i] for i in near])
-        wanted = [c.id for chunks in shortlists for c in chunks]
+            shortlists[doc_id] = [chunks[i] for i in near]
+        wanted = [c.id for chunks in shortlists.values() for c in chunks]
         stored = exact(wanted) if wanted else {}
-        found: list[tuple[Chunk, float]] = []
-        for chunks in shortlists:
+        found: dict[str, list[tuple[Chunk, float]]] = {}
+        for doc_id, chunks in shortlists.items():
             if any(c.id not in stored for c in chunks):
                 continue  # gone from the index meanwhile: being forgotten
             unit = _unit(np.stack([stored[c.id] for c in chunks])).astype(np.float64)
@@ -119,9 +152,34 @@ class DocVectors:
             # stand (a float32 matrix product's last bit depends on the row's position)
             scores = (unit @ query.astype(np.float64)).astype(np.float32)
             top = np.argsort(-scores, kind="stable")[:k]
-            found.extend((chunks[i], float(scores[i])) for i in top)
-        found.sort(key=lambda pair: -pair[1])
-        return found[:k]
+            found[doc_id] = [(chunks[i], float(scores[i])) for i in top]
+        return found
+
+    def found(self, collection, channel: str, got: dict) -> list[tuple[Chunk, float]]:
+        """(chunk, cosine) of a one-vector Chroma query that returned ids and distances
+        only: the chunks held here, the others read from ``collection`` by id; one removed
+        between the two reads is left out, as if the search came a moment later."""
+        ids, dists = got["ids"][0], got["distances"][0]
+        chunks = self.held_chunks(channel, ids)
+        if len(chunks) < len(ids):
+            rest = [i for i in ids if i not in chunks]
+            more = collection.get(ids=rest, include=["documents", "metadatas"])
+            for cid, text, meta in zip(
+                more["ids"], more["documents"], more["metadatas"], strict=True
+            ):
+                chunks[cid] = chunk(text, meta)
+        return [(chunks[i], 1.0 - float(d)) for i, d in zip(ids, dists, strict=True) if i in chunks]
+
+    def held_chunks(self, channel: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        """The chunks of ``chunk_ids`` (``"doc_id:index"``) held in memory, by id; ids of
+        documents not held are left out."""
+        out: dict[str, Chunk] = {}
+        with self._lock:
+            for cid in chunk_ids:
+                found = self._ids.get((channel, cid.rpartition(":")[0]), {}).get(cid)
+                if found is not None:
+                    out[cid] = found
+        return out
 
     def load_later(self, channel: str, doc_id: str, load: Callable[[], Loaded]) -> None:
         """Read ``doc_id`` with ``load()`` on the background thread, unless held or queued."""
@@ -145,6 +203,7 @@ class DocVectors:
         """Forget ``doc_id``'s rows in ``channel`` (it is being re-indexed or removed)."""
         with self._lock:
             gone = self._docs.pop((channel, doc_id), None)
+            self._ids.pop((channel, doc_id), None)
             if gone is not None:
                 self._rows -= len(gone[0])
 
@@ -168,9 +227,11 @@ class DocVectors:
             if key in self._docs or len(chunks) > self.max_rows:
                 return
             self._docs[key] = (list(chunks), coarse)
+            self._ids[key] = {c.id: c for c in chunks}
             self._rows += len(chunks)
             while self._rows > self.max_rows:
-                _, (old, _) = self._docs.popitem(last=False)
+                first, (old, _) = self._docs.popitem(last=False)
+                self._ids.pop(first, None)
                 self._rows -= len(old)
 
 

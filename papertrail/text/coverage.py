@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from papertrail.text.abbreviations import spelled_out
 from papertrail.text.figures import Figure, claim_figures, excerpt_numbers, figure_in
@@ -63,14 +64,9 @@ def share(c: Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str
     """(weighted share found, missing words, missing figures); a figure weighs 1 + digits."""
     words = c.words
     hit = [found(w, keys, acronym=w in c.upper) or spelled_out(w, keys) for w in words]
-    for i in range(len(words) - 1):  # compounds written apart: "MGM Resorts" / "MGMRESORTS"
-        for n in (2, 3):
-            if i + n <= len(words) and stem("".join(words[i : i + n])) in keys:
-                hit[i : i + n] = [True] * n
-        for n in (3, 4):  # spelled out where the text writes the acronym: "RAG" (not "US")
-            run = words[i : i + n]
-            if len(run) == n and "up:" + "".join(w[0] for w in run) in keys:
-                hit[i : i + n] = [True] * n
+    for i, n, key in _runs(words):  # a run of words the text may write as one key
+        if key in keys:
+            hit[i : i + n] = [True] * n
     total = got = 0.0
     missing, figs, seen = [], [], set()
     for w, ok in zip(words, hit, strict=True):
@@ -81,17 +77,59 @@ def share(c: Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str
         got += rarity(w) if ok else 0.0
         if not ok:
             missing.append(w)
+    for weight, ok, text in _figures_found(c, numbers):  # added in the claim's order
+        total += weight
+        if ok:
+            got += weight
+        else:
+            figs.append(text)
+    return (got / total if total else 1.0), missing, figs
+
+
+_FOUND: dict[tuple[int, int], tuple] = {}  # (id(claim), id(numbers)) -> (claim, numbers, found)
+_FOUND_KEPT = 256
+
+
+def _figures_found(c: Claim, numbers) -> tuple[tuple[float, bool, str], ...]:
+    """(weight, found, text) of each of the claim's figures that counts against ``numbers``.
+
+    A claim is compared with every window of an excerpt against the excerpt's one
+    tuple of numbers: the figures are looked up once per (claim, tuple) pair, kept by
+    identity for the last ``_FOUND_KEPT`` pairs (both held here, so neither id is
+    reused while kept; both immutable). A list of numbers is looked up each time."""
+    key = (id(c), id(numbers))
+    kept = _FOUND.get(key)
+    if kept is not None and kept[0] is c and kept[1] is numbers:
+        return kept[2]
     dated = any(n.day for n in numbers)
+    out = []
     for fig in c.figures:
         if fig.day and not dated:
             continue  # "ended June 30, 2023" for "the second quarter of 2023": the same period
-        weight = 1.0 + min(fig.digits, 5)
-        total += weight
-        if figure_in(fig, numbers):
-            got += weight
-        else:
-            figs.append(fig.text)
-    return (got / total if total else 1.0), missing, figs
+        out.append((1.0 + min(fig.digits, 5), figure_in(fig, numbers), fig.text))
+    if type(numbers) is tuple:
+        if len(_FOUND) >= _FOUND_KEPT:
+            _FOUND.clear()
+        _FOUND[key] = (c, numbers, tuple(out))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _runs(words: tuple[str, ...]) -> tuple[tuple[int, int, str], ...]:
+    """(start, length, key) of the runs of ``words`` found whole when ``key`` is among a
+    text's keys: compounds written apart ("MGM Resorts" / "MGMRESORTS"), and words spelled
+    out where the text writes their acronym ("RAG", not "US"). The same for every text a
+    claim is compared with: worked out once per claim, not once per window."""
+    out = []
+    for i in range(len(words) - 1):
+        for n in (2, 3):
+            if i + n <= len(words):
+                out.append((i, n, stem("".join(words[i : i + n]))))
+        for n in (3, 4):
+            run = words[i : i + n]
+            if len(run) == n:
+                out.append((i, n, "up:" + "".join(w[0] for w in run)))
+    return tuple(out)
 
 
 def coverage(claim: str, chunk_text: str, context: str = "") -> tuple[float, list[str]]:

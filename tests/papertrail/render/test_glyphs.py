@@ -12,6 +12,7 @@ import pymupdf
 
 from papertrail.read.pdf import open_document
 from papertrail.render.glyphs import snap_to_words
+from papertrail.render.headings import page_words
 from papertrail.render.render import OUTLINE, PAD, render_snippet
 from papertrail.types import Rect
 from papertrail.verify.evidence import Span, locate
@@ -59,6 +60,26 @@ def test_partial_line_boxes_start_and_end_on_the_evidence_words():
     for r, s in zip(evidence.rects, snapped, strict=True):  # same lines, inside their boxes
         line = next(x for x in chunk.rects if x.y0 == r.y0)
         assert (s.y0, s.y1) == (r.y0, r.y1) and line.x0 <= s.x0 < s.x1 <= line.x1
+
+
+def test_words_read_from_the_whole_page_snap_as_the_band_read_does():
+    # the picture reads the page's words once for the snap and the table-row check
+    data, chunk, evidence, _, _ = setup()
+    with open_document(data) as doc:
+        page = doc[0]
+        reads = []
+
+        def whole() -> list:
+            reads.append(1)
+            return page_words(page)
+
+        shared = snap_to_words(page, chunk, evidence.rects, whole)
+        assert shared == snap_to_words(page, chunk, evidence.rects)
+        assert reads  # the words given were the ones used
+        # and on a page turned by /Rotate, whose words are turned to the displayed page
+        page.set_rotation(90)
+        rects = evidence.rects
+        assert snap_to_words(page, chunk, rects, whole) == snap_to_words(page, chunk, rects)
 
 
 def test_whole_lines_and_pages_without_a_text_layer_keep_their_boxes():

@@ -11,7 +11,7 @@ import struct
 import pymupdf
 from PIL import Image
 
-from papertrail.render.headings import SAME_ROW, _rows, column_heading, table_row
+from papertrail.render.headings import SAME_ROW, _rows, column_heading, page_words, table_row
 from papertrail.render.render import render_snippet
 from papertrail.types import Chunk, Evidence, Rect
 from tests import pdfs
@@ -93,6 +93,9 @@ def test_a_quote_over_several_rows_is_narrowed_to_the_row_of_the_claimed_figure(
         assert table_row(page, quote, "It was 12 million.")[:3] == quote
         twice = table_row(page, quote, "They were 25,000 and 26,000.")
         assert twice[:3] == quote
+        # the page's words read by the caller give the same rows
+        claim = "Line item 25 in 2017 was $26,074 million."
+        assert table_row(page, quote, claim, page_words(page)) == marked
 
 
 def test_prose_with_figures_is_not_taken_for_a_table_row():

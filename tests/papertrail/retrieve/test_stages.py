@@ -166,3 +166,24 @@ def test_a_leading_document_is_ranked_exactly_as_in_a_channel_of_its_own():
     assert hooli.page == mine.page and hooli.figures == mine.figures
     w = Weights()
     assert [h.chunk.id for h in hooli.fused(w)] == [h.chunk.id for h in mine.fused(w)]
+
+
+def test_the_leading_documents_are_searched_in_one_store_call():
+    # each read as if alone, but asked of the store at once: its held vectors read once
+    emb = HashEmbedder()
+    store = ChromaStore.ephemeral(model=emb.name)
+    channel_of_five(store)
+    calls: list[tuple] = []
+    each = store.query_each
+    store.query_each = lambda *a, **kw: calls.append(a[3]) or each(*a, **kw)
+    retriever = Retriever(store, emb, candidates=3)
+    docs = store.documents("C")
+    pool = retriever.gather(
+        "C", "What was Hooli's net revenue in Europe?", docs, {d.doc_id for d in docs}
+    )
+    assert len(calls) == 1 and list(calls[0]) == [d.doc_id for d in pool.docs]
+    for d in pool.docs:  # what a search of that document alone finds
+        alone = store.query(
+            "C", emb.embed(["What was Hooli's net revenue in Europe?"])[0], 3, [d.doc_id]
+        )
+        assert [c.id for c, _ in d.dense] == [c.id for c, _ in alone]

@@ -7,9 +7,10 @@ import time
 import numpy as np
 import pytest
 
-from papertrail.store.chroma import FEW_DOCS, ChromaStore
+from papertrail.store.chroma import ChromaStore
 from papertrail.store.doc_vectors import DocVectors
 from papertrail.store.records import rows
+from papertrail.store.searches import FEW_DOCS
 from tests.papertrail.store.test_chroma import EMB, ingest, make_doc
 
 WORDS = [f"w{i}" for i in range(400)]
@@ -165,3 +166,76 @@ def test_a_shortlisted_chunk_gone_from_the_index_leaves_its_document_out():
     vec = np.array([1.0, 0.0, 0.0, 0.0], np.float32)
     assert near.search("C", ["a"], vec, 2, lambda ids: {}) == []
     near.close()
+
+
+def test_each_document_searched_alone_finds_what_its_own_search_finds(store):
+    # the second retrieval stage searches several documents, each alone: one call for them
+    rng = np.random.default_rng(5)
+    docs = []
+    for seed in range(3):
+        doc, chunks = make_doc("C1", _texts(seed, 20), seed=bytes([40 + seed]), name=f"{seed}.pdf")
+        store.begin(doc)
+        store.add_chunks("C1", chunks, rng.normal(size=(len(chunks), 16)).astype(np.float32))
+        docs.append(store.commit(doc))
+    ids = [d.doc_id for d in docs]
+    reads = []
+    col = store._chunks_of("C1")
+    real_get = col.get
+
+    def counting_get(*args, **kwargs):
+        reads.append(kwargs.get("ids"))
+        return real_get(*args, **kwargs)
+
+    for held in (False, True):  # searched in Chroma (read meanwhile), then in memory
+        if held:
+            _held(store, "C1", ids)
+        for _ in range(4):
+            vec = rng.normal(size=16).astype(np.float32)
+            want = {d: store.query("C1", vec, 5, doc_ids=[d]) for d in ids}
+            col.get = counting_get
+            reads.clear()
+            got = store.query_each("C1", vec, 5, [ids[2], ids[0], ids[1]], documents=docs)
+            col.get = real_get
+            assert list(got) == [ids[2], ids[0], ids[1]]
+            for d in ids:
+                assert [c for c, _ in got[d]] == [c for c, _ in want[d]]
+                # (Chroma's float32 scores, or exact ones once read meanwhile)
+                assert [s for _, s in got[d]] == pytest.approx([s for _, s in want[d]], abs=1e-5)
+            if held:  # every shortlisted vector read at once
+                assert len([r for r in reads if r is not None]) == 1
+    assert store.query_each("C1", vec, 5, ["unknown"]) == {"unknown": []}
+
+
+def test_a_channel_of_one_document_is_searched_whole(store):
+    doc, chunks = make_doc("C1", _texts(7, 6), seed=b"only")
+    ingest(store, doc, chunks)
+    vec = EMB.embed([chunks[2].text])[0]
+    got = store.query_each("C1", vec, 3, [doc.doc_id])
+    assert got == {doc.doc_id: store.query("C1", vec, 3, doc_ids=[doc.doc_id])}
+    assert got[doc.doc_id][0][0] == chunks[2]
+
+
+def test_a_channel_wide_search_takes_held_chunks_and_reads_only_the_others(store):
+    rng = np.random.default_rng(9)
+    docs = []
+    for seed in range(3):
+        doc, chunks = make_doc("C1", _texts(seed, 15), seed=bytes([60 + seed]), name=f"{seed}.pdf")
+        store.begin(doc)
+        store.add_chunks("C1", chunks, rng.normal(size=(len(chunks), 16)).astype(np.float32))
+        docs.append(store.commit(doc))
+    vecs = [rng.normal(size=16).astype(np.float32) for _ in range(5)]
+    before = [store.query("C1", v, 10) for v in vecs]  # nothing held: every chunk read
+    assert store._near.missing("C1", [d.doc_id for d in docs])
+    store.chunks("C1", [docs[0].doc_id, docs[1].doc_id])  # as a BM25 index build does
+    col = store._chunks_of("C1")
+    real_get, read = col.get, []
+
+    def counting_get(*args, **kwargs):
+        read.extend(kwargs.get("ids") or [])
+        return real_get(*args, **kwargs)
+
+    col.get = counting_get
+    after = [store.query("C1", v, 10) for v in vecs]
+    col.get = real_get
+    assert after == before  # the same chunks, scores and order
+    assert read and {i.rpartition(":")[0] for i in read} == {docs[2].doc_id}

@@ -53,3 +53,30 @@ def test_a_claim_may_spell_out_an_acronym_the_text_writes():
         coverage("Unit sales reduce incorrect content.", "US sales reduce incorrect content.")[0]
         < 1.0
     )  # two letters are too few to tell an acronym from a word ("US")
+
+
+def test_a_claim_may_write_apart_a_compound_the_text_writes_as_one_word():
+    from papertrail.text.coverage import coverage
+
+    # the runs a claim can be found as are worked out once per claim: a second text
+    # compared with the same claim is judged on its own keys
+    claim = "MGM Resorts reported higher revenue."
+    assert coverage(claim, "MGMRESORTS reported higher revenue.")[0] == 1.0
+    assert coverage(claim, "Caesars reported higher revenue.")[0] < 1.0
+    assert coverage(claim, "MGMRESORTS reported higher revenue.")[0] == 1.0
+
+
+def test_a_claims_figures_are_looked_up_for_each_set_of_numbers():
+    from papertrail.text.coverage import parse, share
+    from papertrail.text.figures import excerpt_numbers
+
+    # looked up once per (claim, numbers) pair and kept: never the answer for other numbers
+    claim = parse("Revenue was $5,466 million in 2019.")
+    has = tuple(excerpt_numbers("Revenue was $5,466 million in 2019."))
+    lacks = tuple(excerpt_numbers("Revenue was $4,100 million in 2019."))
+    keys = {"revenu"}
+    for _ in range(2):
+        assert not share(claim, keys, has)[2]
+        assert share(claim, keys, lacks)[2]
+        assert share(claim, keys, has)[0] > share(claim, keys, lacks)[0]
+    assert share(claim, keys, list(lacks)) == share(claim, keys, lacks)
