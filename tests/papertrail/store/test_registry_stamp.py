@@ -47,7 +47,8 @@ def test_records_are_read_again_only_after_a_write(tmp_path):
     assert spy.filtered > reads
 
 
-def test_another_process_writing_is_seen_at_once(tmp_path):
+def test_another_store_writing_is_seen_at_once(tmp_path):
+    # a second store on the same files: its own registry object, as another process has
     path = tmp_path / "chroma"
     reader, writer = (ChromaStore.persistent(path, model=EMB.name) for _ in range(2))
     assert reader.documents("C1") == []
