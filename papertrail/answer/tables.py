@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from papertrail.answer.quotable import without_page_numbers
 from papertrail.protocols import Domain
 from papertrail.text.ask import read
+from papertrail.text.memo import per_text
 from papertrail.text.periods import heading_date_word, heading_year
 from papertrail.text.sentences import normalize, split_sentences
 from papertrail.text.words import content_words, rarity, stem
@@ -51,7 +52,8 @@ class Row:
     money: bool  # the row, or the table's first row, carries a currency sign
 
 
-def table_rows(text: str, years: tuple[str, ...] = ()) -> tuple[list[Row], tuple[str, ...]]:
+@per_text  # a question's excerpts are read for rows by the answerer and the calculator
+def table_rows(text: str, years: tuple[str, ...] = ()) -> tuple[tuple[Row, ...], tuple[str, ...]]:
     """The rows of the year-column tables in ``text``, and the last column headings seen.
 
     ``years`` are headings carried over from an earlier excerpt of the same table.
@@ -80,7 +82,7 @@ def table_rows(text: str, years: tuple[str, ...] = ()) -> tuple[list[Row], tuple
             label.append(words[i])
             label = label[-8:]  # labels are short; longer runs are prose
             i += 1
-    return rows, years
+    return tuple(rows), years
 
 
 def asks_computed(ask: Ask) -> bool:

@@ -93,3 +93,14 @@ def test_a_labels_pointer_to_the_notes_is_no_cell():
     assert rows["Inventories"] == ("1,248", "1,038")
     assert rows["Cash and cash equivalents"] == ("1,412", "1,448")
     assert rows["Goodwill"] == ("452", "352")
+
+
+def test_an_excerpt_is_read_for_rows_once_per_question():
+    from papertrail.text import memo
+
+    assert table_rows(TOP) is not table_rows(TOP)  # no question open: read each time
+    with memo.scope():  # a question: the answerer and the calculator share the reading
+        first = table_rows(TOP)
+        assert table_rows(TOP) is first
+        assert table_rows(TOP, ("2018", "2019")) is not first  # other headings carried in
+    assert isinstance(first[0], tuple)  # shared: nothing in it can be changed
