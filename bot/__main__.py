@@ -97,14 +97,14 @@ def main(
     """Run one process; returns its exit code. ``pipeline`` lets tests skip the model."""
     stop = Stop().install()  # SIGTERM unwinds like Ctrl-C from here on: exit 0, "stopped"
     try:
-        return _main(argv, env, pipeline, stdin, stdout)
+        return _main(argv, env, pipeline, stdin, stdout, stop)
     except KeyboardInterrupt:  # between a step's clean-up and the next
         return 0
     finally:
         stop.restore()
 
 
-def _main(argv, env, pipeline, stdin, stdout) -> int:
+def _main(argv, env, pipeline, stdin, stdout, stop: Stop | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         cfg = load_config(env, dotenv_path=dotenv_file(args.env_file))
@@ -148,6 +148,11 @@ def _main(argv, env, pipeline, stdin, stdout) -> int:
         log.info("interrupted")
         return 0
     except Exception as exc:
+        if stop is not None and stop.requested:
+            # the stop landed inside a library that turned it into an error of its own
+            # (pydantic-core, building a model class while groq is imported): still a stop
+            log.info("interrupted (%s while stopping)", type(exc).__name__)
+            return 0
         known = platform_error(exc)
         if known is not None:
             return _fail(known)

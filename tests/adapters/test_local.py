@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import socket
+import time
 import urllib.request
 
 import pymupdf
@@ -236,6 +237,36 @@ def test_sigterm_shuts_down_cleanly(tmp_path, restore_logging, capsys):
     assert signal.getsignal(signal.SIGTERM) is previous  # handler restored
     err = capsys.readouterr().err
     assert "interrupted" in err and err.rstrip().endswith("stopped")
+
+
+class SigtermTurnedIntoAnError(io.StringIO):
+    """stdin whose second read is interrupted by SIGTERM inside a library that turns the
+    interrupt into an error of its own, as pydantic-core does while building a class."""
+
+    def readline(self, *args):
+        if self.tell() > 0:
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(5)  # the handler's KeyboardInterrupt lands here
+            except KeyboardInterrupt as stop:
+                raise ValueError("'cls' must be valid as the first argument") from stop
+        return super().readline(*args)
+
+
+def test_a_stop_a_library_turned_into_an_error_is_still_a_clean_stop(
+    tmp_path, restore_logging, capsys
+):
+    code = main(
+        ["--env-file", os.devnull, "local"],
+        env={"PAPERTRAIL_LOG_LEVEL": "INFO"},
+        pipeline=real_pipeline(tmp_path, "unused"),
+        stdin=SigtermTurnedIntoAnError("/list\nnot reached\n"),
+        stdout=io.StringIO(),
+    )
+    assert code == 0
+    err = capsys.readouterr().err
+    assert "interrupted (ValueError while stopping)" in err and "Traceback" not in err
+    assert err.rstrip().endswith("stopped")
 
 
 def test_same_service_class_as_the_bots(tmp_path):
