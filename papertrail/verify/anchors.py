@@ -104,14 +104,11 @@ def _apart(have: frozenset[str], want: frozenset[str]) -> bool:
 
 def _bounds(text: str) -> list[tuple[int, int]]:
     """Offsets of the numbers of ``text`` that bound a figure's statement: every number
-    but years (also cut short: "fiscal '22"), days of a month and digits glued to letters
-    ("Q4", "FY22", "COVID-19")."""
+    but years, days of a month and digits glued to letters ("Q4", "FY22", "COVID-19")."""
     out = []
     for a, b, n in numbers_at(text):
         before, after = text[max(0, a - 2) : a], text[b : b + 1]
         if before[-1:].isalpha() or re.search(r"[^\W\d_]-$", before) or after.isalpha():
-            continue
-        if before[-1:] in ("'", "\u2019") and b - a == 2:  # "fiscal '22": a year, cut short
             continue
         if n.integer and 1900 <= n.value <= 2100 and "," not in text[a:b]:
             continue
