@@ -29,16 +29,13 @@ statement's words are the ones compared. In a statement it reads:
   figure is the one taken or the one "instead of" which ("rather than") the
   other was.
 
-* the **years** it names ("for the year ended December 31, 2017").
-
 It reads the claim's side the same way. A figure conflicts when, for one of
 these, the claim's statement names some and *every* compared statement in
-the excerpt names others, none of the claim's. Years conflict only when they
-lie two or more apart: fiscal and calendar names of one year differ by one
-beside the same figure ("fiscal 2023" ended in January 2023), so a shift of
-one year is left to ``periods``. A statement that names none is no evidence
-either way, and a sentence that pairs figures and periods "respectively" is
-not read. It knows no company, metric or document, and weighs nothing.
+the excerpt names others, none of the claim's. A statement that names none is
+no evidence either way, and a sentence that pairs figures and periods
+"respectively" is not read. Years are left to ``periods`` (fiscal and
+calendar names of a year differ too often beside one figure). It knows no
+company, metric or document, and weighs nothing.
 """
 
 from __future__ import annotations
@@ -56,7 +53,6 @@ from papertrail.text.figures import (
     numbers_at,
 )
 from papertrail.text.lengths import bases, clause_lengths
-from papertrail.text.periods import YEAR
 from papertrail.text.sentences import normalize, sentence_spans
 from papertrail.text.words import content_words, found, word_keys
 
@@ -83,23 +79,12 @@ _BOUNDS = {
 }  # fmt: skip
 
 
-_YEAR = re.compile(rf"(?<![\d,.$])\b{YEAR}\b(?![\d,.]\d|%)")
-YEARS_APART = 2  # years this far apart are other periods, however a year is named
-
-
 def _sets(text: str) -> dict[str, frozenset[str]]:
-    """The period lengths, comparisons and years ``text`` names."""
+    """The period lengths and comparisons ``text`` names."""
     return {
         "length": clause_lengths(text),
         "comparison": bases(text),
-        "year": frozenset(m.group() for m in _YEAR.finditer(text)),
     }
-
-
-def _apart(have: frozenset[str], want: frozenset[str]) -> bool:
-    """Whether every year of ``have`` lies ``YEARS_APART`` or more from every one of
-    ``want``."""
-    return all(abs(int(h) - int(w)) >= YEARS_APART for h in have for w in want)
 
 
 def _bounds(text: str) -> list[tuple[int, int]]:
@@ -210,8 +195,6 @@ def _reason(kind: str, figure: str, theirs: frozenset[str], mine: frozenset[str]
     said, want = " / ".join(sorted(theirs)), " / ".join(sorted(mine))
     if kind == "length":
         return f"the excerpt gives {figure} for {_A.get(said, said)}, not {_A.get(want, want)}"
-    if kind == "year":
-        return f"the excerpt gives {figure} for {said}, not {want}"
     if kind == "comparison":
         return f"the excerpt compares {figure} with {said}, not with {want}"
     if kind == "choice":
@@ -241,8 +224,6 @@ def anchor_conflicts(claim: str, excerpt: str) -> dict[str, str]:
         for kind, want in mine.kinds.items():
             have = [t.kinds[kind] for t in theirs]
             if want and all(h and not (h & want) for h in have):
-                if kind == "year" and not all(_apart(h, want) for h in have):
-                    continue
                 group = BOUND if kind in ("bound", "choice") else PERIOD
                 out.setdefault(group, _reason(kind, fig.text, have[0], want))
     return out

@@ -37,10 +37,6 @@ RESPECTIVELY = (
         ("Customers above the threshold rose to 81 in Q2, up from 70 a year earlier.",
          "In Q2, customers above the threshold increased to 81, up from 70 last quarter.",
          "comparison"),
-        ("In 2019, the top four games made up 66% of net revenues.",
-         "For the year ended December 31, 2019, the top three games accounted for 67% of net "
-         "revenues. For the year ended December 31, 2017, the top four games accounted for 66% "
-         "of net revenues.", "year"),
     ],
 )  # fmt: skip
 def test_a_figure_moved_to_another_period_is_caught(claim, excerpt, kind):
@@ -69,11 +65,6 @@ def test_a_figure_moved_to_another_period_is_caught(claim, excerpt, kind):
         ("In the fourth quarter, cloud revenue grew 18%, bringing full-year growth to 12%.",
          "Fourth-quarter cloud revenue grew 18%."),
         ("ARR grew 30% in Q3.", "Annual recurring revenue grew 30% to $2.1 billion."),
-        # a year one apart may be the same year named as fiscal or calendar; each figure
-        # read with its own year
-        ("Cloud revenue was $4 billion in 2021.", "Cloud revenue was $4 billion in fiscal 2022."),
-        ("Revenue reached $8 billion in 2022.",
-         "Revenue grew from $5 billion in 2019 to $8 billion in 2022."),
         # "respectively" pairs figures and periods in an order this does not read
         ("Unit sales grew 4.4% in the first half.", RESPECTIVELY),
         # a date's day is no figure of its own
