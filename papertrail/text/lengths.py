@@ -42,8 +42,8 @@ _CLAUSE_LENGTHS = {
     "nine months": re.compile(r"\bnine[- ]months?\b", re.I),
     # not "annual": it names things ("annual recurring revenue", "annual meeting")
     "year": re.compile(
-        r"\b(?:full[- ](?:fiscal[- ])?year|(?:fiscal\s+)?year\s+ended|"
-        rf"for\s+the\s+(?:fiscal\s+)?year\b(?!\s+{YEAR}))",
+        r"\b(?:full[- ]year|(?:fiscal\s+)?year\s+ended|for\s+the\s+(?:fiscal\s+)?"
+        rf"year\b(?!\s+{YEAR}))",
         re.I,
     ),
 }
