@@ -30,7 +30,7 @@ from scipy import sparse
 from papertrail.protocols import Domain
 from papertrail.retrieve.bm25 import BM25, Vocabulary, count, stack
 from papertrail.text import identity as identities
-from papertrail.text import periods, words
+from papertrail.text import labels, periods, words
 from papertrail.types import Chunk, Document, Identity
 
 
@@ -62,7 +62,7 @@ class _Doc:
     page_of_row: np.ndarray  # chunk -> page number within this document
     page_counts: sparse.csr_matrix  # page x term: every chunk of a page summed
     identity_counts: sparse.csr_matrix  # one row: the identity text's terms
-    sections: dict[str, list[int]]  # section kind (its domain's) -> rows within this document
+    sections: dict[str, list[int]]  # section kind or label (``labelled``) -> rows within it
     about: Identity  # stored at indexing, or read from the chunks for older indexes
 
 
@@ -82,7 +82,9 @@ class LexicalIndex:
     bm25: BM25
     page_bm25: BM25
     doc_bm25: BM25
-    sections: dict[tuple[str, str], list[int]]  # (kind, doc_id) -> rows of its section pages
+    # (kind, doc_id) -> rows of its pages that a domain's section kind titles or that
+    # print a table's or figure's label ("table II": ``text.labels``)
+    sections: dict[tuple[str, str], list[int]]
     identities: list[Identity]  # ``key`` order
     # doc_id -> the index a channel holding only that document would build (``part``)
     parts: dict[str, LexicalIndex] = field(default_factory=dict, compare=False, repr=False)
@@ -251,15 +253,28 @@ def _document(
     ones = np.ones(len(chunks), np.float32)
     member = sparse.csr_matrix((ones, where), (len(numbers), len(chunks)))
     identity = count([words.terms(identity_text(name, found, chunks))], vocab)
+    sections = domain.section_rows(chunks) if domain is not None else {}
     return _Doc(
         chunks,
         counts,
         page_of_row,
         (member @ counts).tocsr(),
         identity,
-        domain.section_rows(chunks) if domain is not None else {},
+        {**labelled(chunks, page_of_row), **sections},
         found,
     )
+
+
+def labelled(chunks: list[Chunk], page_of_row: np.ndarray) -> dict[str, list[int]]:
+    """Label ("table II") -> the rows of every page of one document that prints it."""
+    pages: dict[str, set[int]] = {}
+    for row, chunk in enumerate(chunks):
+        for label in labels.named(chunk.text):
+            pages.setdefault(label, set()).add(int(page_of_row[row]))
+    return {
+        label: np.flatnonzero(np.isin(page_of_row, sorted(held))).tolist()
+        for label, held in pages.items()
+    }
 
 
 def top_rows(scores: np.ndarray, n: int) -> np.ndarray:

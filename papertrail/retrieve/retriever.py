@@ -1,19 +1,17 @@
 """Hybrid retrieval: dense (Chroma) + BM25 (``bm25``), in two stages (``stages``).
 
-``Retriever.search`` drops answer-format sentences from the question (the
-channel's domains know them: "Round your answer to two decimal places."), then
-``gather``s the candidates: the ``candidates`` best chunks by cosine and by BM25
-over every ready document, and each document's signals (``routing``: what it
-says about itself, its period, its best page and dense match; ``confidence``);
-then each leading document searched on its own as a one-document channel would
-be (its own dense and BM25 best, its strongest pages, exact figures, the
-sections a domain says the question names). ``stages.rank`` fuses each
-document's candidates (``fusion``) and shares the top k among the documents by
-the calibrated probability that each is the one asked about; no document is
-excluded, and the top k shows each single ranking's first document and each
-asked period's (``fusion.cover``). BM25 indexes chunks, pages and documents
-(``lexical``), built per channel and cached until the set of ready documents
-changes; a domain adds its wording to the BM25 query. No re-ranking models.
+``Retriever.search`` drops answer-format sentences from the question (its
+domains know them), then ``gather``s the candidates: the ``candidates`` best
+chunks by cosine and by BM25 over every ready document, each document's signals
+(``routing``, ``confidence``), then each leading document searched as a
+one-document channel would (its own dense and BM25 best, strongest pages, exact
+figures, the pages of the sections a domain says the question names or that
+print a table's label it names: ``text.labels``). ``stages.rank`` fuses each
+document's candidates (``fusion``) and shares the top k by the calibrated
+probability that each document is the one asked about; the top k shows each
+asked period's document and the one printing the named labels (``fusion.cover``).
+BM25 (``lexical``) is built per channel and cached until its ready documents
+change. No re-ranking models.
 """
 
 from __future__ import annotations
@@ -31,7 +29,7 @@ from papertrail.protocols import Domain, Embedder, Store
 from papertrail.retrieve import confidence, lexical, routing, stages
 from papertrail.retrieve.fusion import Weights
 from papertrail.retrieve.lexical import LexicalIndex, lexical_text, top_rows
-from papertrail.text import periods, words
+from papertrail.text import labels, periods, words
 from papertrail.types import Chunk, Document, Hit
 
 MODES = ("hybrid", "dense", "bm25")
@@ -153,9 +151,11 @@ class Retriever:
         parts = routing.evidence(index, asked, terms, page_scores, dense, allowed)
         prior = routing.mixed(parts)
         rankings = [routing.leaders([r], self.ranking_docs) for r in (dense, lexical_hits)]
-        must = routing.wanted(index, asked, prior) if len(allowed) > 1 else []
+        printed = labels.named(query)  # "According to table II, ...": where it is printed
+        wanted = [*routing.wanted(index, asked, prior), *routing.printing(index, printed, allowed)]
+        must = wanted if len(allowed) > 1 else []
         figures = sorted(_figures(terms))
-        named = {kind for domain in active for kind in domain.sections_named(question)}
+        named = {k for domain in active for k in domain.sections_named(question)} | set(printed)
         if not prior:  # one document (or nothing to route by): the first stage is the second
             only = next(iter(allowed)) if len(allowed) == 1 else ""
             holds = index.chunk_scores(figures) > 0 if figures else None

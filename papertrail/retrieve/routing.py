@@ -35,6 +35,8 @@ metadata the uploader did not put in the PDF.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from papertrail.retrieve.lexical import LexicalIndex
@@ -171,6 +173,17 @@ def wanted(index: LexicalIndex, asked: periods.Asked, prior: dict[str, float]) -
         if asked.latest > 1:
             out += top(prior, asked.latest)
     return list(dict.fromkeys(d for d in out if d))
+
+
+def printing(index: LexicalIndex, named: Sequence[str], allowed: set[str]) -> list[str]:
+    """The one document among ``allowed`` that prints every table or figure label the
+    question names ("According to table II, ..."), for the top results to include; none
+    when no label is named or when several documents print them (a label common to
+    many, "Figure 1", tells nothing about which one is asked)."""
+    if not named:
+        return []
+    holders = [d for d in sorted(allowed) if all((n, d) in index.sections for n in named)]
+    return holders if len(holders) == 1 else []
 
 
 def _scaled(values: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ import pytest
 
 from papertrail.domains import KNOWN
 from papertrail.errors import PaperTrailError
+from papertrail.retrieve import routing
 from papertrail.retrieve.confidence import SIGNALS
 from papertrail.retrieve.fusion import Weights
 from papertrail.retrieve.retriever import Retriever
@@ -331,3 +332,59 @@ def test_page_chunks_are_the_documents_own_on_those_pages_in_reading_order(store
             want = [c for c in chunks if c.page in pages]  # every page holds two chunks
             assert retriever.page_chunks("C", doc.doc_id, pages, docs) == want
     assert retriever.page_chunks("C", "no-such-document", {1}, docs) == []
+
+
+RESULTS_PAGES = [
+    "Methods and datasets are surveyed.",
+    "The text describes them.",
+    "TABLE II DOWNSTREAM TASKS Task Sub Task QA Single-hop NQ [1] [2] [3]",
+    "Dialog generation Wizard of Wikipedia [4] [5] Summarization CNN [6]",
+]
+
+
+def test_a_question_naming_a_table_lifts_the_pages_that_print_its_label(store, emb):
+    add(store, "C", RESULTS_PAGES, b"tb")
+    question = "According to table II, which datasets have exactly three methods?"
+    w = Weights(alpha=0.6, page=0.5)
+    flat = Retriever(store, emb, weights=replace(w, section_boost=0.0)).search("C", question, k=4)
+    assert [h.chunk.page for h in flat] == [1, 2, 1, 2]  # the premise: words favour the prose
+    hits = Retriever(store, emb, weights=w).search("C", question, k=4)
+    assert [h.chunk.page for h in hits] == [1, 2, 2, 1]
+    gain = {h.chunk.index: h.score for h in hits}
+    for h in flat:
+        gain[h.chunk.index] -= h.score
+    # every chunk of the page gains, the one holding the label and the rows after it
+    assert gain[2] == pytest.approx(0.6) and gain[3] == pytest.approx(0.6)
+    assert gain[0] == pytest.approx(0.0)
+    # another numbering is another label
+    other = Retriever(store, emb, weights=w).search("C", question.replace("II", "2"), k=4)
+    assert [h.chunk.id for h in other] == [
+        h.chunk.id
+        for h in Retriever(store, emb, weights=replace(w, section_boost=0.0)).search(
+            "C", question.replace("II", "2"), k=4
+        )
+    ]
+
+
+def test_the_one_document_printing_a_named_label_is_shown_in_a_channel(store, emb):
+    wordy = [
+        "Which datasets have exactly three methods? Datasets and methods are surveyed here.",
+        "Each dataset has methods; three methods per dataset is common for datasets.",
+    ]
+    for n in range(6):
+        add(store, "C", [f"Survey {n} of datasets and methods.", *wordy], b"w%d" % n, f"s{n}.pdf")
+    table, _ = add(store, "C", ["An overview.", "TABLE II Task Dataset NQ TriviaQA"], b"t")
+    retriever = Retriever(store, emb)
+    question = "According to table II, which datasets have exactly three methods?"
+    hits = retriever.search("C", question, k=5)
+    assert table.doc_id in {h.chunk.doc_id for h in hits}
+    shown = next(h for h in hits if h.chunk.doc_id == table.doc_id)
+    assert shown.chunk.text.startswith("TABLE II")
+    unnamed = retriever.search("C", "Which datasets have exactly three methods?", k=5)
+    assert table.doc_id not in {h.chunk.doc_id for h in unnamed}  # the premise
+    # a label two documents print says nothing about which one is asked
+    add(store, "C", ["Another overview.", "Table II lists the tasks."], b"t2", "other.pdf")
+    index = retriever._index("C", store.documents("C"))
+    allowed = {d.doc_id for d in store.documents("C")}
+    assert routing.printing(index, ("table II",), allowed) == []
+    assert routing.printing(index, ("table 9",), allowed) == []
