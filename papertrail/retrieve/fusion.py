@@ -48,7 +48,7 @@ class Weights:
     guard: int = 0  # 1: the top results show each single ranking's first document
     first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
     confidence: tuple[float, ...] = (-4.15, 2.41, 5.76, 2.75, 6.46, 0.66, 0.3, 0.57, 3.7)
-    gains: tuple[float, ...] = (0.625, 0.183, 0.041, 0.041, 0.026, 0.01, 0.01, 0.005, 0.005, 0.005)
+    gains: tuple[float, ...] = (0.633, 0.183, 0.037, 0.037, 0.026, 0.01, 0.01, 0.005, 0.005, 0.005)
 
 
 def fuse(
