@@ -47,8 +47,8 @@ class Weights:
     docs: int = 6  # at most this many documents read closely (``stages.reading``)
     guard: int = 0  # 1: the top results show each single ranking's first document
     first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-4.15, 2.41, 5.76, 2.75, 6.46, 0.66, 0.3, 0.57, 3.7)
-    gains: tuple[float, ...] = (0.633, 0.183, 0.037, 0.037, 0.026, 0.01, 0.01, 0.005, 0.005, 0.005)
+    confidence: tuple[float, ...] = (-4.15, 2.41, 5.77, 2.75, 6.46, 0.66, 0.3, 0.57, 3.71)
+    gains: tuple[float, ...] = (0.647, 0.18, 0.035, 0.035, 0.024, 0.009, 0.009, 0.004, 0.004, 0.004)
 
 
 def fuse(
