@@ -28,8 +28,9 @@ can weigh each by a fit, with one more that the prior leaves out:
 With one document there is nothing to route.
 ``leaders`` names each single ranking's first documents (signals of
 ``confidence``); ``wanted`` the documents whose passages the final ranking must
-show for a question spanning several periods: the best document of each. It
-leaves out the calibration of the prior into a probability (``confidence``) and
+show for a question spanning several periods: the best document of each;
+``printing`` the one document that prints the table or figure labels a question
+names. It leaves out the calibration of the prior into a probability (``confidence``) and
 metadata the uploader did not put in the PDF.
 """
 
