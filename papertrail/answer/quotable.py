@@ -46,6 +46,9 @@ _STAMP = re.compile(r"\s*\barXiv:\d{4}\.\d{4,5}(?:v\d+)?\s*\[[^\]]{1,20}\]\s*\d{
 _RULE = re.compile(r"\s*(?:_{3,}|={3,}|\.{4,})\s*")  # a drawn rule or dot leader read as text
 _PAGE_NUMBER_LINE = re.compile(r"^\s*(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?\s*$", re.I)
 _DANGLING = re.compile(r"(?:\s[=+\u00b7*/<>-]|,)$")  # ends on an operator or comma: cut
+# Ends in a question mark written after a word: it asks (an analyst's question in a call);
+# a "?" after a space is a glyph extraction could not read ("with ? = 10-9")
+_ASKS = re.compile(r"[^\s?]\?[\"'\u201d)\s]*$")
 _CELL = r"(?:\$\s?)?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|[\u2014\u2013-]"  # 1,234 (56) 4.5% —
 _CELLS_AT_END = re.compile(rf"(?:\s(?:{_CELL})){{2,}}\.?\s*$")
 
@@ -126,9 +129,16 @@ def candidate_sentences(text: str, *, alone: bool | None = None) -> list[str]:
 
 
 def _never(s: str) -> bool:
-    """Never an answer, even as an excerpt's only text: a lead-in (what it announces is
-    not in it), a sentence cut on an operator or comma, a bare row, boilerplate."""
-    return s.endswith(":") or bool(_DANGLING.search(s)) or bare_row(s) or is_boilerplate(s)
+    """Never an answer, even as an excerpt's only text: a question (in a transcript, an
+    analyst's), a lead-in (what it announces is not in it), a sentence cut on an operator
+    or comma, a bare row, boilerplate."""
+    return (
+        bool(_ASKS.search(s))
+        or s.endswith(":")
+        or bool(_DANGLING.search(s))
+        or bare_row(s)
+        or is_boilerplate(s)
+    )
 
 
 def bare_row(text: str) -> bool:

@@ -89,6 +89,19 @@ def test_page_numbers_lead_ins_bare_rows_and_boilerplate_are_never_quotable():
     assert texts == ["The decoder also has six layers and attends over the encoder output."]
 
 
+def test_a_question_in_the_document_is_never_an_answer():
+    analyst = (
+        "Can you address the overlap between the $1 million customers and the Fortune 500 "
+        "base? We now have 246 customers with trailing product revenue above $1 million."
+    )
+    texts = [q.text for q in quotable(chunk(analyst, index=0))]
+    assert texts == ["We now have 246 customers with trailing product revenue above $1 million."]
+    alone = "Does the storage compression affect gross margins (in the second half)?"
+    assert quotable(chunk(alone, index=3)) == []
+    said = "Gross margins improved, as the question of storage compression was settled."
+    assert [q.text for q in quotable(chunk(said, index=3))] == [said]
+
+
 def test_a_margin_stamp_and_a_page_number_line_are_not_part_of_a_sentence():
     text = (
         "We show that it generalizes well to parsing. arXiv:1706.03762v7 [cs.CL] 2 Aug 2023 "
