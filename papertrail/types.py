@@ -43,6 +43,7 @@ class Ask:
     change: bool = False  # asks by how much something changed
     which_year: bool = False  # asks in which year
     who: bool = False  # opens with which/who: asks for a name as often as not
+    caption: str = ""  # the table or figure it asks what shows ("What does Fig. 2 show?")
 
     @property
     def questions(self) -> tuple[Ask, ...]:

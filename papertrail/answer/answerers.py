@@ -4,7 +4,8 @@
 a ratio, a growth, a line item in a unit, checked operand by operand by the
 verifier), then what a listing or a definition states outright (the long form
 of an acronym, the name beside a code or quoted term, the value printed after a
-label, the definition a glossary gives), then a table figure with its row,
+label, the definition a glossary gives, the caption of a table or figure asked
+about), then a table figure with its row,
 column and period (``tables``), then the quoted sentences (``quote.Quote``).
 The first rule that returns a ``Draft`` answers, and ``Draft.by`` says which.
 A rule whose name is in ``without`` is left out (``eval --without NAME``
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from papertrail.answer.captions import Caption
 from papertrail.answer.compute import sentence, worked_out
 from papertrail.answer.definitions import definition_answer
 from papertrail.answer.lookup import acronym_answer, field_answer, lookup_answer
@@ -82,6 +84,7 @@ def registry(
         Stated("lookup", lookup_answer),
         Stated("field", field_answer),
         Stated("definition", definition_answer),
+        Caption(),
         TableFigure(domains),
         Quote(embedder, max_sentences),
     )

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 
 from papertrail.protocols import Domain
-from papertrail.text import periods
+from papertrail.text import labels, periods
 from papertrail.text.sentences import normalize, split_sentences
 from papertrail.text.words import content_words, stem
 from papertrail.types import Ask
@@ -128,6 +128,18 @@ _CHANGE_ASKED = re.compile(
 )
 _YEAR_ASKED = re.compile(r"^\s*(?:in\s+)?(?:what|which)\s+(?:fiscal\s+|calendar\s+)?year\b", re.I)
 _WHO = re.compile(r"^\s*(?:which|who)\b", re.I)  # "what budget" asks a measure as often
+# Asks what a table or figure shows, nothing more: its caption answers ("What does
+# Figure 2 depict?", "What is shown in Table 3?", "What is the title of Figure 7?")
+_SHOWS = (
+    r"show|depict|illustrate|present|summari[sz]e|compare|describe|report|display|list"
+    r"|study|plot|contain"
+)
+_CAPTION_ASKED = re.compile(
+    rf"^\s*what\s+(?:(?:does|do|did)\b.*\b(?:{_SHOWS})\s*|(?:is|are|was|were)\b.*\babout\s*"
+    rf"|(?:is|are|was|were)\s+(?:being\s+)?(?:{_SHOWS})(?:e?d|n)\s+(?:in|by)\b.*"
+    r"|(?:is|was)\s+the\s+(?:title|caption)\s+of\b.*)\?*\s*$",
+    re.I,
+)
 _COUNT_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)?|[%°]")
 
 
@@ -178,7 +190,14 @@ def read(question: str, domains: Sequence[Domain] = (), *, whole: bool = True) -
         change=bool(_CHANGE_ASKED.search(plain or body)),
         which_year=bool(_YEAR_ASKED.match(plain or body)),
         who=bool(_WHO.match(plain or body)),
+        caption=_caption(body),
     )
+
+
+def _caption(body: str) -> str:
+    """The one table or figure label whose caption the question asks for, or ""."""
+    printed = labels.named(body)
+    return printed[0] if len(printed) == 1 and _CAPTION_ASKED.match(body) else ""
 
 
 def as_ask(question: str | Ask) -> Ask:

@@ -7,8 +7,10 @@ the same way in a question and in a page's text, so the two meet: the kind is
 lower-cased and "Fig." is "figure"; the number keeps its writing ("II" and "2"
 differ: a document uses one of them) with "1.1" read as "1-1". A Roman numeral
 counts only in capitals ("Table II", "TABLE II"), so "table i made" names
-nothing. It does not tell a caption from a mention ("as shown in Table II"):
-both sit next to what the table holds.
+nothing. ``named`` does not tell a caption from a mention ("as shown in Table
+II"): both sit next to what the table holds. ``caption`` does: it gives the words
+a label titles ("Table 5: Ablation study on three datasets."), for a question
+that asks what a table or figure shows.
 """
 
 from __future__ import annotations
@@ -30,3 +32,54 @@ def named(text: str) -> tuple[str, ...]:
         number = re.sub(r"[.\u2013]", "-", m.group(2))
         found.append(f"{_KINDS.get(kind, kind)} {number}")
     return tuple(dict.fromkeys(found))
+
+
+_MENTION = frozenset("in see of from and or to by with on as under per".split())
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z(\[]|\s*$)")
+CAPTION_WORDS = 30  # a caption longer than this has run on into the table or the text
+
+
+def caption(text: str, label: str) -> str:
+    """The caption ``text`` prints for ``label`` ("table II"): the label where it titles
+    (not after "in", "see" ...; followed by a colon, a full stop or a capital), and its
+    words up to the caption's full stop; without one, up to where capitals end (an
+    all-capitals caption) or where a column heading starts (a capitalised word after a
+    lower-case one); "" when ``text`` prints no such caption."""
+    for m in _LABEL.finditer(text):
+        kind, number = m.group(1).lower(), re.sub(r"[.\u2013]", "-", m.group(2))
+        if f"{_KINDS.get(kind, kind)} {number}" != label:
+            continue
+        before = text[: m.start()].split()
+        if before and before[-1].lower().strip("(,") in _MENTION:
+            continue
+        rest = text[m.end() :]
+        body = re.match(r"\s*[:.\u2013\u2014-]?\s*", rest)
+        after = rest[body.end() :] if body else rest
+        if not after[:1].isupper() and not after[:1].isdigit():
+            continue  # "Table 2 shows ...": a sentence about it, not its title
+        return (
+            text[m.start() : m.end()] + rest[: body.end() if body else 0] + _title(after)
+        ).strip()
+    return ""
+
+
+def _title(after: str) -> str:
+    """The caption's words after its label (see ``caption``)."""
+    words = after.split()[:CAPTION_WORDS]
+    joined = " ".join(words)
+    stop = _SENTENCE_END.search(joined)
+    if stop:
+        return joined[: stop.end()]
+    if words and not any(c.islower() for c in words[0]):  # "SUMMARY OF METRICS ... Context"
+        kept = []
+        for w in words:
+            if any(c.islower() for c in w):
+                break
+            kept.append(w)
+        return " ".join(kept)
+    kept = [words[0]] if words else []
+    for prev, w in zip(words, words[1:], strict=False):
+        if w[:1].isupper() and any(c.islower() for c in w) and prev[:1].islower():
+            break  # "... storage classes Compared Standard": the table's headings begin
+        kept.append(w)
+    return " ".join(kept)

@@ -37,6 +37,7 @@ def test_the_rules_are_tried_in_one_order_with_each_domains_metric_first():
         "lookup",
         "field",
         "definition",
+        "caption",
         "table figure",
         "quote",
     )
@@ -47,6 +48,7 @@ def test_the_rules_are_tried_in_one_order_with_each_domains_metric_first():
         "acronym",
         "field",
         "definition",
+        "caption",
         "table figure",
     ]
 
@@ -85,3 +87,24 @@ def test_an_answerer_is_a_one_method_seam():
     gen.answerers = (Always(), *gen.answerers)
     draft = gen.generate("What is the colour of the sky?", hits(LAYERS))
     assert draft.by == "always" and draft.text == "colour of the sky [1]."
+
+
+ABLATION = (
+    "The filter is useful, as Table 5 shows. Table 5: Ablation study on three datasets. "
+    "The filter is removed in each row in turn."
+)
+SURVEY = "13 TABLE II DOWNSTREAM TASKS AND DATASETS OF RAG Task Sub Task Dataset Method QA"
+
+
+def test_a_question_about_what_a_table_shows_is_answered_by_its_caption():
+    gen = ExtractiveGenerator()
+    draft = gen.generate("What does Table 5 of the paper study?", hits(LAYERS, ABLATION))
+    assert draft.by == "caption"
+    assert draft.text == "Table 5: Ablation study on three datasets [2]."
+    caps = gen.generate("What is shown in Table II?", hits(SURVEY))
+    assert caps.text == "TABLE II DOWNSTREAM TASKS AND DATASETS OF RAG [1]."
+    # asking something of the table is not asking for its caption
+    asked = gen.generate("Which method does Table 5 drop first?", hits(ABLATION))
+    assert asked.by != "caption"
+    # no caption printed for the label asked: the rule does not answer
+    assert gen.generate("What does Table 6 show?", hits(ABLATION)).by != "caption"

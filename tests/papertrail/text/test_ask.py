@@ -39,6 +39,11 @@ TABLE = [
     ("By how much did revenue increase in 2023?", {"change": True, "which_year": False}),
     ("In which fiscal year did the company go public?", {"which_year": True, "who": False}),
     ("How does the model attend to positions?", {"who": False, "counted": ""}),
+    ("What does Figure 2 of the paper depict?", {"caption": "figure 2"}),
+    ("What is shown in Table III?", {"caption": "table III"}),
+    ("What is the title of Fig. 7?", {"caption": "figure 7"}),
+    ("What BLEU does Table 2 report for the big model?", {"caption": ""}),  # asks of it
+    ("What do Figures 2 and 3 show?", {"caption": ""}),
     (
         "What is the FY2019 asset ratio? The asset ratio is defined as: net income / total assets.",
         {"defined": "net income / total assets", "years": (2019,)},

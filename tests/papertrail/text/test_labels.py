@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from papertrail.text.labels import named
+from papertrail.text.labels import caption, named
 
 
 @pytest.mark.parametrize(
@@ -25,3 +25,21 @@ from papertrail.text.labels import named
 )
 def test_labels_read_alike_in_questions_and_pages(text, labels):
     assert named(text) == labels
+
+
+@pytest.mark.parametrize(
+    "text, label, title",
+    [
+        ("Figure 1: The Transformer - model architecture. The encoder maps", "figure 1",
+         "Figure 1: The Transformer - model architecture."),
+        ("13 TABLE II DOWNSTREAM TASKS AND DATASETS OF RAG Task Sub Task Dataset", "table II",
+         "TABLE II DOWNSTREAM TASKS AND DATASETS OF RAG"),
+        ("new storage class. Table 1-1 Comparison between storage classes Compared Standard",
+         "table 1-1", "Table 1-1 Comparison between storage classes"),
+        ("the main tasks are summarized in Table II. B. Evaluation", "table II", ""),  # a mention
+        ("Table 2 shows that the model is better.", "table 2", ""),  # a sentence about it
+        ("Figure 1: The Transformer - model architecture.", "figure 2", ""),  # another label
+    ],
+)  # fmt: skip
+def test_a_caption_is_the_words_a_label_titles(text, label, title):
+    assert caption(text, label) == title
