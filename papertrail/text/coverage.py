@@ -86,31 +86,15 @@ def share(c: Claim, keys: set[str], numbers) -> tuple[float, list[str], list[str
     return (got / total if total else 1.0), missing, figs
 
 
-_FOUND: dict[tuple[int, int], tuple] = {}  # (id(claim), id(numbers)) -> (claim, numbers, found)
-_FOUND_KEPT = 256
-
-
+@per_text  # a claim is compared with every window of an excerpt against its one numbers
 def _figures_found(c: Claim, numbers) -> tuple[tuple[float, bool, str], ...]:
-    """(weight, found, text) of each of the claim's figures that counts against ``numbers``.
-
-    A claim is compared with every window of an excerpt against the excerpt's one
-    tuple of numbers: the figures are looked up once per (claim, tuple) pair, kept by
-    identity for the last ``_FOUND_KEPT`` pairs (both held here, so neither id is
-    reused while kept; both immutable). A list of numbers is looked up each time."""
-    key = (id(c), id(numbers))
-    kept = _FOUND.get(key)
-    if kept is not None and kept[0] is c and kept[1] is numbers:
-        return kept[2]
+    """(weight, found, text) of each of the claim's figures that counts against ``numbers``."""
     dated = any(n.day for n in numbers)
     out = []
     for fig in c.figures:
         if fig.day and not dated:
             continue  # "ended June 30, 2023" for "the second quarter of 2023": the same period
         out.append((1.0 + min(fig.digits, 5), figure_in(fig, numbers), fig.text))
-    if type(numbers) is tuple:
-        if len(_FOUND) >= _FOUND_KEPT:
-            _FOUND.clear()
-        _FOUND[key] = (c, numbers, tuple(out))
     return tuple(out)
 
 
@@ -139,5 +123,5 @@ def coverage(claim: str, chunk_text: str, context: str = "") -> tuple[float, lis
     for words: a reader checking the citation sees it. Returns (share, missing).
     """
     keys = word_keys(chunk_text) | (word_keys(context) if context else set())
-    found_share, missing, figs = share(parse(claim), keys, excerpt_numbers(chunk_text))
+    found_share, missing, figs = share(parse(claim), keys, tuple(excerpt_numbers(chunk_text)))
     return found_share, missing + figs

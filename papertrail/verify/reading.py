@@ -229,6 +229,6 @@ def _figure_rows(c: Claim, ex: Excerpt, best: Span) -> tuple[tuple[int, int], ..
             continue
         holders = [u for u in ex.units if figure_in(fig, u.numbers)]
         if holders:
-            u = max(holders, key=lambda h: share(c, set(h.keys), [])[0])
+            u = max(holders, key=lambda h: share(c, set(h.keys), ())[0])
             out += [r for r in ex.rows(u.start, u.end) if r not in out]
     return tuple(out)
