@@ -168,15 +168,23 @@ def test_a_shortlisted_chunk_gone_from_the_index_leaves_its_document_out():
     near.close()
 
 
+def _three_documents(store, rng, *, chunks: int, first_seed: int) -> list:
+    """Three committed documents in channel C1, ``chunks`` chunks each, random vectors."""
+    docs = []
+    for seed in range(3):
+        doc, parts = make_doc(
+            "C1", _texts(seed, chunks), seed=bytes([first_seed + seed]), name=f"{seed}.pdf"
+        )
+        store.begin(doc)
+        store.add_chunks("C1", parts, rng.normal(size=(len(parts), 16)).astype(np.float32))
+        docs.append(store.commit(doc))
+    return docs
+
+
 def test_each_document_searched_alone_finds_what_its_own_search_finds(store):
     # the second retrieval stage searches several documents, each alone: one call for them
     rng = np.random.default_rng(5)
-    docs = []
-    for seed in range(3):
-        doc, chunks = make_doc("C1", _texts(seed, 20), seed=bytes([40 + seed]), name=f"{seed}.pdf")
-        store.begin(doc)
-        store.add_chunks("C1", chunks, rng.normal(size=(len(chunks), 16)).astype(np.float32))
-        docs.append(store.commit(doc))
+    docs = _three_documents(store, rng, chunks=20, first_seed=40)
     ids = [d.doc_id for d in docs]
     reads = []
     col = store._chunks_of("C1")
@@ -217,12 +225,7 @@ def test_a_channel_of_one_document_is_searched_whole(store):
 
 def test_a_channel_wide_search_takes_held_chunks_and_reads_only_the_others(store):
     rng = np.random.default_rng(9)
-    docs = []
-    for seed in range(3):
-        doc, chunks = make_doc("C1", _texts(seed, 15), seed=bytes([60 + seed]), name=f"{seed}.pdf")
-        store.begin(doc)
-        store.add_chunks("C1", chunks, rng.normal(size=(len(chunks), 16)).astype(np.float32))
-        docs.append(store.commit(doc))
+    docs = _three_documents(store, rng, chunks=15, first_seed=60)
     vecs = [rng.normal(size=16).astype(np.float32) for _ in range(5)]
     before = [store.query("C1", v, 10) for v in vecs]  # nothing held: every chunk read
     assert store._near.missing("C1", [d.doc_id for d in docs])
