@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from papertrail.text.sentences import split_sentences
+
 _KINDS = {"fig": "figure"}  # the others are their own name
 _LABEL = re.compile(
     r"\b(?i:(table|figure|fig|chart|exhibit))\.?\s*"
@@ -35,7 +37,6 @@ def named(text: str) -> tuple[str, ...]:
 
 
 _MENTION = frozenset("in see of from and or to by with on as under per".split())
-_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z(\[]|\s*$)")
 CAPTION_WORDS = 30  # a caption longer than this has run on into the table or the text
 
 
@@ -66,10 +67,9 @@ def caption(text: str, label: str) -> str:
 def _title(after: str) -> str:
     """The caption's words after its label (see ``caption``)."""
     words = after.split()[:CAPTION_WORDS]
-    joined = " ".join(words)
-    stop = _SENTENCE_END.search(joined)
-    if stop:
-        return joined[: stop.end()]
+    first = next(iter(split_sentences(" ".join(words), hard_newlines=False)), "")
+    if first.endswith((".", "!", "?")):  # the caption's own full stop ("et al." is none)
+        return first
     if words and not any(c.islower() for c in words[0]):  # "SUMMARY OF METRICS ... Context"
         kept = []
         for w in words:
