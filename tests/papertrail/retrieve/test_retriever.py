@@ -388,3 +388,14 @@ def test_the_one_document_printing_a_named_label_is_shown_in_a_channel(store, em
     allowed = {d.doc_id for d in store.documents("C")}
     assert routing.printing(index, ("table II",), allowed) == []
     assert routing.printing(index, ("table 9",), allowed) == []
+
+
+def test_a_label_printed_only_in_another_channel_brings_nothing_over(store, emb):
+    wordy = ["Datasets and methods are surveyed here.", "Each dataset has three methods."]
+    add(store, "C", wordy, b"mine", "mine.pdf")
+    add(store, "C", ["Another survey.", *wordy], b"mine2", "mine2.pdf")
+    theirs, _ = add(store, "D", ["An overview.", "TABLE II Task Dataset NQ TriviaQA"], b"t")
+    retriever = Retriever(store, emb)
+    hits = retriever.search("C", "According to table II, which datasets have three methods?", k=5)
+    assert hits and all(h.chunk.doc_id != theirs.doc_id for h in hits)
+    assert all("TABLE II" not in h.chunk.text for h in hits)
