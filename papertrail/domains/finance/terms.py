@@ -5,7 +5,8 @@
 BM25 only. ``statements_named`` says which primary financial statements a
 question asks about, by name or through a metric computed from them;
 ``statement_title`` says which statement a heading or a chunk's opening words
-title, and ``statement_rows`` which chunks lie on such a page.
+(or one of its opening lines, under a running header) title, and
+``statement_rows`` which chunks lie on such a page.
 ``strip_instructions`` drops answer-format boilerplate ("Round your answer to
 two decimal places.") from a question. It leaves out ratios' arithmetic,
 non-English reports and notes to the statements.
@@ -88,6 +89,8 @@ _INSTRUCTION = re.compile(
     re.IGNORECASE,
 )
 TITLE_CHARS = 80  # opening characters of a chunk searched for a statement's title
+TITLE_LINES = 4  # ... and its opening lines, each read on its own (a running header above)
+TITLE_WORDS = 8  # a line of at most this many words is a heading, not prose
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
 
 
@@ -140,7 +143,7 @@ def statement_rows(chunks: Sequence[Chunk]) -> dict[str, list[int]]:
     """
     kinds: dict[tuple[str, int], str] = {}
     # opening words first: a page's first chunk inherits the previous page's section
-    for text_of in (lambda c: c.text[:TITLE_CHARS], lambda c: c.section):
+    for text_of in (lambda c: c.text[:TITLE_CHARS], _heading_lines, lambda c: c.section):
         for c in chunks:
             kind = statement_title(text_of(c))
             if kind:
@@ -151,3 +154,15 @@ def statement_rows(chunks: Sequence[Chunk]) -> dict[str, list[int]]:
         if kind:
             out.setdefault(kind, []).append(row)
     return out
+
+
+def _heading_lines(chunk: Chunk) -> str:
+    """The short lines among ``chunk``'s first ``TITLE_LINES``, one per line: a title set
+    below a running header ("Table of Contents" and the company's name on every page)
+    sits past the opening characters, on a line of its own."""
+    if not chunk.lines:  # indexed before line offsets were stored
+        return ""
+    ends = [*chunk.lines[1:], len(chunk.text)]
+    lines = zip(chunk.lines, ends, strict=True)
+    opening = [chunk.text[a:b].strip() for a, b in lines][:TITLE_LINES]
+    return "\n".join(line for line in opening if len(line.split()) <= TITLE_WORDS)

@@ -6,6 +6,7 @@ from papertrail.domains.finance.terms import (
     BALANCE,
     CASH,
     INCOME,
+    TITLE_CHARS,
     expand,
     statement_rows,
     statement_title,
@@ -67,6 +68,44 @@ def test_statement_rows_cover_every_chunk_of_a_titled_page():
         chunk(3, 3, "Amounts are shown in our consolidated balance sheets as follows."),
     ]
     assert statement_rows(chunks) == {CASH: [0], BALANCE: [1, 2]}
+
+
+def lined(i: int, page: int, *lines: str) -> Chunk:
+    """A chunk whose text is ``lines`` joined, with each line's box and offset."""
+    text, starts = "", []
+    for line in lines:
+        starts.append(len(text))
+        text += line + " "
+    boxes = tuple(Rect(0, 10 * k, 100, 10 * k + 9) for k in range(len(lines)))
+    return Chunk("d" * 64, "t.pdf", i, page, text, boxes, lines=tuple(starts))
+
+
+def test_a_title_below_a_running_header_is_read_on_its_own_line():
+    header = ("Table of Contents", "American Water Works Company, Inc. and Subsidiary Companies")
+    income = lined(0, 86, *header, "Consolidated Statements of Operations", "(In millions)")
+    cash = lined(1, 88, *header, "Consolidated Statements of Cash Flows", "(In millions)")
+    assert statement_title(income.text[:TITLE_CHARS]) is None  # the premise: past the window
+    assert statement_rows([income, cash]) == {INCOME: [0], CASH: [1]}
+
+
+def test_a_line_of_prose_naming_a_statement_is_no_title():
+    prose = lined(
+        0,
+        40,
+        "Liquidity and Capital Resources",
+        "Cash flows are presented in the Consolidated Statements of Cash Flows included in",
+        "Item 8 of this report, which also shows our investing and financing activities.",
+    )
+    late = lined(  # a title deeper in the page than its opening lines
+        1,
+        41,
+        "Notes to the Consolidated Financial Statements",
+        "Note 1 - Organization",
+        "Note 2 - Significant Accounting Policies",
+        "Note 3 - Debt",
+        "Consolidated Balance Sheets",
+    )
+    assert statement_rows([prose, late]) == {}
 
 
 def test_concepts_are_recognised_by_kind_not_by_one_phrasing():
