@@ -58,11 +58,20 @@ def slim(pool: stages.Pool) -> stages.Pool:
 SHIPPED = re.compile(r"(?ms)^class Weights:.*?(?=^\S)")
 
 
+def gathering_code() -> list[Path]:
+    """The modules a gathering runs: the retriever's and what it reads with (the text
+    readings, the domains' section titles, the store, reading and embedding), so that a
+    change to any of them gathers again."""
+    package = Path(stages.__file__).parents[1]
+    folders = ("retrieve", "text", "domains", "store", "read", "embed")
+    inside = [p for folder in folders for p in package.glob(f"{folder}/**/*.py")]
+    return sorted([*package.glob("*.py"), *inside])
+
+
 def gather(paths: list[Path], cache: Path) -> list[fit.Case]:
     """Every question's candidates, from the pool cache when the code and data match."""
-    code = Path(stages.__file__).parent
     digest = hashlib.sha256()
-    for part in sorted(code.glob("*.py")):  # the weights' values do not change a gathering
+    for part in gathering_code():  # the weights' values do not change a gathering
         digest.update(SHIPPED.sub("", part.read_text(encoding="utf-8")).encode())
     pt, cases = None, []
     for path in paths:
