@@ -39,16 +39,16 @@ class Weights:
     """
 
     fusion: str = "convex"  # "convex" or "rrf"
-    alpha: float = 0.5  # dense share of the convex combination
+    alpha: float = 0.6  # dense share of the convex combination
     rrf_k: int = 60
-    page: float = 0.5
+    page: float = 0.75
     figure_boost: float = 0.5
     section_boost: float = 0.6
     docs: int = 6  # at most this many documents read closely (``stages.reading``)
     guard: int = 0  # 1: the top results show each single ranking's first document
     first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-4.15, 2.41, 5.77, 2.75, 6.46, 0.66, 0.3, 0.57, 3.71)
-    gains: tuple[float, ...] = (0.647, 0.18, 0.035, 0.035, 0.024, 0.009, 0.009, 0.004, 0.004, 0.004)
+    confidence: tuple[float, ...] = (-4.14, 2.41, 5.77, 2.76, 6.46, 0.66, 0.3, 0.57, 3.72)
+    gains: tuple[float, ...] = (0.649, 0.172, 0.031, 0.031, 0.031, 0.009, 0.009, 0.009, 0.002, 0.002)
 
 
 def fuse(
