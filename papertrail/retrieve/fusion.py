@@ -48,7 +48,18 @@ class Weights:
     guard: int = 0  # 1: the top results show each single ranking's first document
     first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
     confidence: tuple[float, ...] = (-4.14, 2.41, 5.77, 2.76, 6.46, 0.66, 0.3, 0.57, 3.72)
-    gains: tuple[float, ...] = (0.649, 0.172, 0.031, 0.031, 0.031, 0.009, 0.009, 0.009, 0.002, 0.002)
+    gains: tuple[float, ...] = (
+        0.649,
+        0.172,
+        0.031,
+        0.031,
+        0.031,
+        0.009,
+        0.009,
+        0.009,
+        0.002,
+        0.002,
+    )
 
 
 def fuse(
