@@ -9,18 +9,19 @@ English-to-French), but it does not answer a question about English-to-German;
 alone are judged by meaning already). It only uses the judge's public
 ``coverage``; it does not judge a claim itself.
 
-``closest_if_off_question`` asks the same of a quote (the offline answers):
-the cited excerpt's sentence, with the one before it and its heading, must
-hold what the question asks about (``ON_QUESTION`` of the words of a part of
-it), a figure when it asks for a quantity, and the year it names; a quote never
+``closest_if_off_question`` asks the same of a quote (the offline answers): the cited
+excerpt's sentence, with the one before it and its heading, must hold what the question
+asks about (``ON_QUESTION`` of the words of a part of it, and ``FOCUS`` of what it asks
+beyond the document's own names: "the USB port" of a manual named for the coffee machine
+asked about), a figure when it asks for a quantity, and the year it names; a quote never
 answers yes or no. The quote itself must hold some of the question's words: page
 furniture ("THE CONTOSO COMPANY AND SUBSIDIARIES") or a line under a press release's
 headline is tied to the question only by the heading, the document's name or the
 sentence before it, and states nothing asked. A quote that speaks only of a full year
-when the question asks about a quarter (or the other way round) is for another period. An answer
-none of whose citations does is no answer: it becomes the refusal, its quotes
-shown as the closest passages, which may not answer. The question is the
-``Ask`` read once (``text.ask``); nothing here reads its text again.
+when the question asks about a quarter (or the other way round) is for another period.
+An answer none of whose citations does is no answer: it becomes the refusal, its quotes
+shown as the closest passages, which may not answer. The question is the ``Ask`` read
+once (``text.ask``); nothing here reads its text again.
 """
 
 from __future__ import annotations
@@ -35,12 +36,14 @@ from papertrail.text.coverage import coverage
 from papertrail.text.figures import claim_figures, excerpt_numbers, figure_in, states_amount
 from papertrail.text.periods import named, without_dates
 from papertrail.text.stated import lacks
+from papertrail.text.words import content_words, found, word_keys
 from papertrail.types import Ask, Citation
 from papertrail.verify.evidence import row_with_header, units
 from papertrail.verify.judge import Judgement
 from papertrail.verify.periods import kind_conflict
 
 ON_QUESTION = 0.5  # share of a question part's words the sentence holding a figure must hold
+FOCUS = 0.25  # ... and of its words beyond the document's own names, the quote and its neighbours
 MAY_NOT_ANSWER = "Closest passage (may not answer)"
 _ASIDE = re.compile(r"\([^()]*\)")
 _FRAME = re.compile(r"\bhow\s+(?:many|much)\b", re.I)  # the question's frame, not its subject
@@ -108,8 +111,9 @@ def on_question(
 def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     """Why the cited sentence ``c`` does not state what ``ask`` asks, or None when it does:
     its excerpt's supporting sentence (with the one before it and the heading above) must
-    hold ``ON_QUESTION`` of the words of some part of the question, a figure when a
-    quantity is asked, and a year the question names; the sentence quoted (or a short answer
+    hold ``ON_QUESTION`` of the words of some part of the question, and ``FOCUS`` of its
+    words beyond the document's own names, a figure when a quantity is asked, and a year
+    the question names; the sentence quoted (or a short answer
     taken from) must hold at least one of the question's words, and speak of no other length
     of period than the question (a full year when a quarter is asked: ``kind_conflict``).
     ``about`` is what the cited document says it is (its title, issuer, short names):
@@ -133,6 +137,15 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     share, lack = max(shares, key=lambda s: s[0])
     if share < ON_QUESTION:
         return f"it does not say what was asked (lacks {', '.join(lack[:3])})"
+    # the document's own names are in every one of its passages: what the question asks
+    # beyond them ("the USB port" of "the WMF 1500 S coffee machine") must be held too,
+    # apart from words about the document itself ("What does the document say?")
+    names = word_keys(f"{c.chunk.doc_name.rsplit('.', 1)[0]} {about}")
+    rest = [_beyond(_ABOUT_ITSELF.sub(" ", framed(_core(q.asking))), names) for q in ask.questions]
+    focused = [coverage(r, held, c.chunk.section) for r in rest if content_words(r)]
+    if focused and max(s for s, _ in focused) < FOCUS:
+        lack = max(focused, key=lambda s: s[0])[1]
+        return f"it does not say what was asked of this document (lacks {', '.join(lack[:3])})"
     # the sentence quoted, or the one a short answer is taken from (a name or a figure
     # need not repeat the question: "Who chairs the board?" - "Mary Smith")
     shown = said
@@ -148,6 +161,13 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     if (other := kind_conflict(ask.asking, c.sentence)) is not None:
         return f"it is for another length of period: {other}"
     return None
+
+
+def _beyond(asking: str, names: set[str]) -> str:
+    """``asking`` without its figures and the words the document's own names hold
+    (``names``: word keys); a year asked is checked apart."""
+    words = re.findall(r"[^\W_]+", asking)
+    return " ".join(w for w in words if not found(w.lower(), names) and not w[:1].isdigit())
 
 
 def _core(asking: str) -> str:

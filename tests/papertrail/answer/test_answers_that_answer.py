@@ -263,3 +263,30 @@ def test_a_quote_for_another_length_of_period_than_asked_is_no_answer():
     quarter = "Contoso's product revenue grew 34% in the second quarter of fiscal 2024."
     right = replace(cited, sentence=quarter, chunk=replace(chunk, text=quarter))
     assert off_question(asked, right, about="Contoso Ltd.") is None
+
+
+def test_a_quote_holding_only_the_documents_own_names_is_no_answer():
+    # a manual named for its machine: every passage names the machine, so a sentence
+    # about the machine holds half the question without saying where the USB port is
+    from papertrail.text.ask import read
+    from papertrail.text.coverage import coverage
+    from papertrail.types import Chunk, Citation
+    from papertrail.verify.question import FOCUS, ON_QUESTION, off_question
+
+    said = "The Acme 900 coffee machine is a fully automatic machine for espresso and tea."
+    chunk = Chunk("d" * 64, "Acme_900_coffee_machine_manual.pdf", 0, 2, said, ())
+    cited = Citation(1, 1, said, chunk, True, "quoted")
+    asked = read("Where is the USB port on the Acme 900 coffee machine?")
+    # the premise: with the document's names, the sentence holds enough of the question
+    assert coverage(asked.asking, said, chunk.doc_name)[0] >= ON_QUESTION
+    assert off_question(asked, cited) == (
+        "it does not say what was asked of this document (lacks usb, port)"
+    )
+    # the sentence that says where it is answers, the machine's name or not
+    where = "The USB port is at the top left on the back of the operating panel."
+    right = replace(cited, sentence=where, chunk=replace(chunk, text=where))
+    assert off_question(asked, right) is None
+    # a question of nothing but the document's names is judged as before
+    about = read("What is the Acme 900 coffee machine?")
+    assert off_question(about, cited) is None
+    assert 0 < FOCUS < ON_QUESTION
