@@ -138,7 +138,7 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     if share < ON_QUESTION:
         return f"it does not say what was asked (lacks {', '.join(lack[:3])})"
     # the document's own names are in every one of its passages: what the question asks
-    # beyond them ("the USB port" of "the WMF 1500 S coffee machine") must be held too,
+    # beyond them ("the USB port" of "the Acme 900 coffee machine") must be held too,
     # apart from words about the document itself ("What does the document say?")
     names = word_keys(f"{c.chunk.doc_name.rsplit('.', 1)[0]} {about}")
     rest = [_beyond(_ABOUT_ITSELF.sub(" ", framed(_core(q.asking))), names) for q in ask.questions]
