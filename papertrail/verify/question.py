@@ -140,7 +140,7 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     # the document's own names are in every one of its passages: what the question asks
     # beyond them ("the USB port" of "the Acme 900 coffee machine") must be held too,
     # apart from words about the document itself ("What does the document say?")
-    names = word_keys(f"{c.chunk.doc_name.rsplit('.', 1)[0]} {about}")
+    names = word_keys(f"{c.chunk.doc_name.rsplit('.', 1)[0]} {_capitalised(about)}")
     rest = [_beyond(_ABOUT_ITSELF.sub(" ", framed(_core(q.asking))), names) for q in ask.questions]
     focused = [coverage(r, held, c.chunk.section) for r in rest if content_words(r)]
     if focused and max(s for s, _ in focused) < FOCUS:
@@ -161,6 +161,15 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     if (other := kind_conflict(ask.asking, c.sentence)) is not None:
         return f"it is for another length of period: {other}"
     return None
+
+
+def _capitalised(about: str) -> str:
+    """The words of what a document says it is that are names: capitalised, or codes with
+    digits. A document without a title is "titled" by its first line, a sentence whose
+    other words are no name of it ("The harbour authority dredged the basin ...")."""
+    return " ".join(
+        w for w in re.findall(r"[^\W_][\w&'-]*", about) if w[0].isupper() or w[0].isdigit()
+    )
 
 
 def _beyond(asking: str, names: set[str]) -> str:

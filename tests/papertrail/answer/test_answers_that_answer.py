@@ -290,3 +290,9 @@ def test_a_quote_holding_only_the_documents_own_names_is_no_answer():
     about = read("What is the Acme 900 coffee machine?")
     assert off_question(about, cited) is None
     assert 0 < FOCUS < ON_QUESTION
+    # a document without a title is "titled" by its first sentence: only its capitalised
+    # words are names of it, so that sentence still answers what it says
+    first = "The harbour authority dredged the northern basin to a depth of fourteen metres."
+    basin = replace(cited, sentence=first, chunk=replace(chunk, text=first, doc_name="h.pdf"))
+    deep = read("How deep was the northern basin dredged?")
+    assert off_question(deep, basin, about=first) is None
