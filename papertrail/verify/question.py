@@ -113,9 +113,9 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     its excerpt's supporting sentence (with the one before it and the heading above) must
     hold ``ON_QUESTION`` of the words of some part of the question, and ``FOCUS`` of its
     words beyond the document's own names, a figure when a quantity is asked, and a year
-    the question names; the sentence quoted (or a short answer
-    taken from) must hold at least one of the question's words, and speak of no other length
-    of period than the question (a full year when a quarter is asked: ``kind_conflict``).
+    the question names; the sentence quoted (or a short answer taken from) must hold at
+    least one of the question's words, and speak of no other length of period than the
+    question (a full year when a quarter is asked: ``kind_conflict``).
     ``about`` is what the cited document says it is (its title, issuer, short names):
     context, like its file name."""
     if c.chunk is None:
