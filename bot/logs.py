@@ -164,6 +164,11 @@ def _log_thread_exception(args: threading.ExceptHookArgs) -> None:
     if args.exc_type is SystemExit:
         return
     name = args.thread.name if args.thread else "?"
+    if issubclass(args.exc_type, KeyboardInterrupt):
+        # signals reach only the main thread: this is its stop, handed on by a future the
+        # event loop settled while unwinding (discord.py's heartbeat thread waits on one)
+        logging.getLogger("papertrail").info("thread %s ended by the stop", name)
+        return
     logging.getLogger("papertrail").error(
         "Uncaught exception in thread %s",
         name,

@@ -158,6 +158,20 @@ def test_uncaught_exceptions_and_warnings_go_through_redaction(captured):
     assert_clean(out)
 
 
+def test_a_stop_handed_on_to_a_thread_is_logged_without_a_traceback(captured):
+    # discord.py's heartbeat thread waits on a future the event loop settles with the
+    # main thread's KeyboardInterrupt when SIGTERM lands inside a heartbeat send
+    def heartbeat():
+        raise KeyboardInterrupt
+
+    t = threading.Thread(target=heartbeat, name="keep-alive")
+    t.start()
+    t.join()
+    out = captured.getvalue()
+    assert "thread keep-alive ended by the stop" in out
+    assert "Traceback" not in out and "Uncaught exception" not in out
+
+
 def test_unregistered_token_shapes_are_redacted():
     r = Redactor()
     for secret in SECRETS.values():
