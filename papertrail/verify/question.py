@@ -140,8 +140,9 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     # the document's own names are in every one of its passages: what the question asks
     # beyond them ("the USB port" of "the Acme 900 coffee machine") must be held too,
     # apart from words about the document itself ("What does the document say?")
+    own = [_ABOUT_ITSELF.sub(" ", framed(_core(q.asking))) for q in ask.questions]
     names = word_keys(f"{c.chunk.doc_name.rsplit('.', 1)[0]} {_capitalised(about)}")
-    rest = [_beyond(_ABOUT_ITSELF.sub(" ", framed(_core(q.asking))), names) for q in ask.questions]
+    rest = [_beyond(q, names) for q in own]
     focused = [coverage(r, held, c.chunk.section) for r in rest if content_words(r)]
     if focused and max(s for s, _ in focused) < FOCUS:
         lack = max(focused, key=lambda s: s[0])[1]
@@ -149,7 +150,6 @@ def off_question(ask: Ask, c: Citation, about: str = "") -> str | None:
     # the sentence quoted, or the one a short answer is taken from (a name or a figure
     # need not repeat the question: "Who chairs the board?" - "Mary Smith")
     shown = said
-    own = [_ABOUT_ITSELF.sub(" ", framed(_core(q.asking))) for q in ask.questions]
     if not any(coverage(q, shown)[0] > 0 for q in own):  # (no words of its own: 1.0)
         return "it holds none of the question's words: only its heading or neighbours do"
     if (lacking := lacks(ask, c.sentence)) is not None:  # the kind of thing asked
