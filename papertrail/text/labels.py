@@ -28,12 +28,14 @@ _LABEL = re.compile(
 
 def named(text: str) -> tuple[str, ...]:
     """The labels ``text`` names, each once, in order: ("table II", "figure 7")."""
-    found = []
-    for m in _LABEL.finditer(text):
-        kind = m.group(1).lower()
-        number = re.sub(r"[.\u2013]", "-", m.group(2))
-        found.append(f"{_KINDS.get(kind, kind)} {number}")
-    return tuple(dict.fromkeys(found))
+    return tuple(dict.fromkeys(_key(m) for m in _LABEL.finditer(text)))
+
+
+def _key(m: re.Match) -> str:
+    """A label as read ("table II", "figure 1-1"): the kind lower-cased, "Fig." as
+    "figure", "1.1" as "1-1"."""
+    kind, number = m.group(1).lower(), re.sub(r"[.\u2013]", "-", m.group(2))
+    return f"{_KINDS.get(kind, kind)} {number}"
 
 
 _MENTION = frozenset("in see of from and or to by with on as under per".split())
@@ -47,8 +49,7 @@ def caption(text: str, label: str) -> str:
     all-capitals caption) or where a column heading starts (a capitalised word after a
     lower-case one); "" when ``text`` prints no such caption."""
     for m in _LABEL.finditer(text):
-        kind, number = m.group(1).lower(), re.sub(r"[.\u2013]", "-", m.group(2))
-        if f"{_KINDS.get(kind, kind)} {number}" != label:
+        if _key(m) != label:
             continue
         before = text[: m.start()].split()
         if before and before[-1].lower().strip("(,") in _MENTION:
