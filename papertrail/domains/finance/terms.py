@@ -8,7 +8,7 @@ question asks about, by name or through a metric computed from them;
 (or one of its opening lines, under a running header) title, and
 ``statement_rows`` which chunks lie on such a page.
 ``strip_instructions`` drops answer-format boilerplate ("Round your answer to
-two decimal places.") from a question. It leaves out ratios' arithmetic,
+two decimal places.", "(in USD millions)") from a question. It leaves out ratios' arithmetic,
 non-English reports and notes to the statements.
 """
 
@@ -88,6 +88,14 @@ _INSTRUCTION = re.compile(
     r"|(?:utiliz|rely)ing (?:on )?(?:the )?(?:line items|details|information))",
     re.IGNORECASE,
 )
+# An aside that only says how to give the answer: "(in USD millions)", "(in units of
+# percents and round to one decimal place)". Its words name no line of a filing.
+_ASIDE = re.compile(r"\s*\(([^()]*)\)")
+_UNITS_ONLY = re.compile(
+    r"(?:in\s+)?(?:(?:usd|us\$|\$|dollars?|millions?|billions?|thousands?|percent(?:s|age)?|%)"
+    r"\s*)+",
+    re.IGNORECASE,
+)
 TITLE_CHARS = 80  # opening characters of a chunk searched for a statement's title
 TITLE_LINES = 4  # ... and its opening lines, each read on its own (a running header above)
 TITLE_WORDS = 8  # a line of at most this many words is a heading, not prose
@@ -128,10 +136,16 @@ def strip_instructions(question: str) -> str:
     """``question`` without its answer-format sentences; unchanged if nothing would be left."""
     kept = [
         s
-        for s in _SENTENCE.split(question.strip())
+        for s in _SENTENCE.split(_ASIDE.sub(_unless_instruction, question.strip()))
         if s.rstrip().endswith("?") or not _INSTRUCTION.search(s)
     ]
     return " ".join(kept) if kept else question
+
+
+def _unless_instruction(aside: re.Match) -> str:
+    """A bracketed aside, unless it only says how to give the answer (then nothing)."""
+    inner = aside.group(1).strip()
+    return "" if _INSTRUCTION.search(inner) or _UNITS_ONLY.fullmatch(inner) else aside.group()
 
 
 def statement_rows(chunks: Sequence[Chunk]) -> dict[str, list[int]]:

@@ -54,6 +54,20 @@ def test_strip_instructions_keeps_the_question():
     )
 
 
+def test_strip_instructions_drops_an_answer_format_aside():
+    q = (
+        "What is the change in revenue from FY2016 to FY2017 (in units of percents and round "
+        "to one decimal place)? Calculate what was asked by utilizing the line items clearly "
+        "shown in the statement of income."
+    )
+    assert strip_instructions(q) == "What is the change in revenue from FY2016 to FY2017?"
+    q2 = "What is the FY2018 capital expenditure amount (in USD millions) for 3M?"
+    assert strip_instructions(q2) == "What is the FY2018 capital expenditure amount for 3M?"
+    # an aside that says what is asked stays
+    q3 = "What is the total (net of tax) of other comprehensive income (see Note 3)?"
+    assert strip_instructions(q3) == q3
+
+
 def chunk(i: int, page: int, text: str, section: str = "") -> Chunk:
     box = Rect(0, 0, 10, 10)
     return Chunk("d" * 64, "t.pdf", i, page, text, (box,), section)
