@@ -47,13 +47,13 @@ class Weights:
     docs: int = 6  # at most this many documents read closely (``stages.reading``)
     guard: int = 0  # 1: the top results show each single ranking's first document
     first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-4.14, 2.41, 5.77, 2.76, 6.46, 0.66, 0.3, 0.57, 3.72)
+    confidence: tuple[float, ...] = (-4.03, 2.31, 5.79, 2.73, 6.34, 0.63, 0.29, 0.48, 3.69)
     gains: tuple[float, ...] = (
-        0.649,
-        0.172,
-        0.031,
-        0.031,
-        0.031,
+        0.642,
+        0.186,
+        0.029,
+        0.029,
+        0.029,
         0.009,
         0.009,
         0.009,
