@@ -31,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from papertrail.store.records import chunk, rows
+from papertrail.store.records import best_first, chunk, rows
 from papertrail.types import Chunk
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ class DocVectors:
         found = self.search(channel, held, vector, k, lambda ids: read_vectors(collection, ids))
         if missing:
             found += self._chroma(collection, channel, missing, vector, k)
-        return sorted(found, key=lambda pair: -pair[1])[:k]
+        return best_first(found)[:k]
 
     def query_each(
         self, collection, channel: str, doc_ids: Sequence[str], vector: np.ndarray, k: int
@@ -114,9 +114,7 @@ class DocVectors:
         best first; documents not held are left out (see ``missing``). ``exact`` reads
         the stored float32 vectors of the shortlisted chunks."""
         each = self.search_each(channel, doc_ids, vector, k, exact)
-        found = [pair for d in doc_ids for pair in each.get(d, ())]
-        found.sort(key=lambda pair: -pair[1])
-        return found[:k]
+        return best_first([pair for d in doc_ids for pair in each.get(d, ())])[:k]
 
     def search_each(
         self, channel: str, doc_ids: Sequence[str], vector: np.ndarray, k: int, exact: Exact
@@ -168,7 +166,8 @@ class DocVectors:
                 more["ids"], more["documents"], more["metadatas"], strict=True
             ):
                 chunks[cid] = chunk(text, meta)
-        return [(chunks[i], 1.0 - float(d)) for i, d in zip(ids, dists, strict=True) if i in chunks]
+        pairs = zip(ids, dists, strict=True)
+        return best_first([(chunks[i], 1.0 - float(d)) for i, d in pairs if i in chunks])
 
     def held_chunks(self, channel: str, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
         """The chunks of ``chunk_ids`` (``"doc_id:index"``) held in memory, by id; ids of

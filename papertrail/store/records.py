@@ -43,7 +43,15 @@ def chunk(text: str, m: dict) -> Chunk:
 def rows(got: dict) -> list[tuple[Chunk, float]]:
     """(chunk, cosine similarity) pairs of a one-vector Chroma query, best first."""
     found = zip(got["documents"][0], got["metadatas"][0], got["distances"][0], strict=True)
-    return [(chunk(text, meta), 1.0 - float(dist)) for text, meta, dist in found]
+    return best_first([(chunk(text, meta), 1.0 - float(dist)) for text, meta, dist in found])
+
+
+def best_first(found: list[tuple[Chunk, float]]) -> list[tuple[Chunk, float]]:
+    """(chunk, score) pairs by score, equal scores by document and place. A passage printed
+    twice (the same boilerplate in two filings) has the same vector and the same score,
+    and Chroma returns such ties in an order that changes from one process to the next;
+    ordered here, one question gets the same results every time."""
+    return sorted(found, key=lambda pair: (-pair[1], pair[0].doc_id, pair[0].index))
 
 
 def document_meta(doc: Document, *, status: str, space: str) -> dict:

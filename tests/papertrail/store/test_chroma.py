@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from papertrail.errors import PaperTrailError
 from papertrail.settings import Settings
-from papertrail.store.chroma import ChromaStore, open_store
+from papertrail.store.chroma import EF_SEARCH, ChromaStore, open_store
 from papertrail.store.keys import collection_name, index_key
 from papertrail.types import Chunk, Document, Rect
 from tests.fakes import HashEmbedder
@@ -316,6 +316,25 @@ def test_server_mode_behaves_like_the_embedded_store(chroma_server, tmp_path):
     assert store.query("a_b", EMB.embed([TEXTS[0]])[0], 5) == []
     assert store.query("a/b", EMB.embed([TEXTS[0]])[0], 1)[0][0] == chunks_a[0]
     assert not (tmp_path / "chroma").exists()  # nothing written locally
+
+
+def _breadth(store: ChromaStore, channel: str) -> int:
+    return store._chunks_of(channel).configuration["hnsw"]["ef_search"]
+
+
+def test_a_channel_is_searched_broadly_in_a_new_index_and_an_old_one(tmp_path):
+    store = ChromaStore.persistent(tmp_path / "chroma", model=EMB.name)
+    ingest(store, *make_doc("C1", TEXTS))
+    assert _breadth(store, "C1") == EF_SEARCH
+    # a collection made before the setting searched with Chroma's default: raised on open
+    name = store.collection_name("C2")
+    store.client.create_collection(name, configuration={"hnsw": {"space": "cosine"}})
+    assert store.client.get_collection(name).configuration["hnsw"]["ef_search"] < EF_SEARCH
+    assert _breadth(store, "C2") == EF_SEARCH
+    store.close()
+    again = ChromaStore.persistent(tmp_path / "chroma", model=EMB.name)
+    assert _breadth(again, "C2") == EF_SEARCH
+    assert again.query("C1", EMB.embed([TEXTS[1]])[0], 1)[0][0].text == TEXTS[1]
 
 
 def test_server_that_is_down_is_a_clear_error():

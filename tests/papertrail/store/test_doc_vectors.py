@@ -92,6 +92,14 @@ class _Row(str):
     def id(self) -> str:
         return str(self)
 
+    @property
+    def doc_id(self) -> str:
+        return self.rpartition(":")[0]
+
+    @property
+    def index(self) -> int:
+        return int(self.rpartition(":")[2])
+
 
 def test_memory_is_bounded_least_recently_used_first():
     near = DocVectors(max_rows=10)
@@ -242,3 +250,38 @@ def test_a_channel_wide_search_takes_held_chunks_and_reads_only_the_others(store
     col.get = real_get
     assert after == before  # the same chunks, scores and order
     assert read and {i.rpartition(":")[0] for i in read} == {docs[2].doc_id}
+
+
+def test_equal_scores_come_in_the_same_order_on_every_path(store):
+    # The same boilerplate printed in several filings has the same vector: its chunks tie,
+    # and their order (which document's passage comes first, which make the cut) must not
+    # depend on the process or on whether the vectors are held in memory yet.
+    rng = np.random.default_rng(11)
+    boiler = rng.normal(size=16).astype(np.float32)
+    docs = []
+    for seed in (3, 1, 2, 0):  # ingested in another order than their ids sort
+        doc, parts = make_doc("C1", _texts(seed, 12), seed=bytes([90 + seed]), name=f"{seed}.pdf")
+        vectors = rng.normal(size=(len(parts), 16)).astype(np.float32)
+        vectors[seed + 2] = vectors[seed + 7] = boiler  # twice in each, at its own places
+        store.begin(doc)
+        store.add_chunks("C1", parts, vectors)
+        docs.append(store.commit(doc))
+    ids = [d.doc_id for d in docs]
+    want = sorted((doc.doc_id, seed + k) for doc, seed in zip(docs, (3, 1, 2, 0)) for k in (2, 7))
+
+    def order(found):
+        return [(c.doc_id, c.index) for c, _ in found]
+
+    for held in (False, True):  # Chroma's index first, then the rows held in memory
+        if held:
+            store.chunks("C1", ids)
+            _held(store, "C1", ids)
+        assert order(store.query("C1", boiler, 8)) == want
+        assert order(store.query("C1", boiler, 5)) == want[:5]  # the cut is the same too
+        assert order(store.query("C1", boiler, 4, doc_ids=ids[:2])) == [
+            p for p in want if p[0] in ids[:2]
+        ]
+        each = store.query_each("C1", boiler, 2, ids)
+        assert {d: order(found) for d, found in each.items()} == {
+            d: [p for p in want if p[0] == d] for d in ids
+        }
