@@ -46,8 +46,8 @@ class Weights:
     section_boost: float = 0.6
     docs: int = 6  # at most this many documents read closely (``stages.reading``)
     guard: int = 0  # 1: the top results show each single ranking's first document
-    first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-4.03, 2.31, 5.79, 2.73, 6.34, 0.63, 0.29, 0.48, 3.69)
+    first: float = 0.3  # the worth of showing a document at all (``stages.worth``)
+    confidence: tuple[float, ...] = (-3.91, 2.25, 5.35, 2.76, 6.0, 0.57, 0.29, 0.46, 3.16)
     gains: tuple[float, ...] = (
         0.642,
         0.186,
