@@ -267,7 +267,8 @@ def test_equal_scores_come_in_the_same_order_on_every_path(store):
         store.add_chunks("C1", parts, vectors)
         docs.append(store.commit(doc))
     ids = [d.doc_id for d in docs]
-    want = sorted((doc.doc_id, seed + k) for doc, seed in zip(docs, (3, 1, 2, 0)) for k in (2, 7))
+    seeds = zip(docs, (3, 1, 2, 0), strict=True)
+    want = sorted((doc.doc_id, seed + k) for doc, seed in seeds for k in (2, 7))
 
     def order(found):
         return [(c.doc_id, c.index) for c, _ in found]
