@@ -205,9 +205,11 @@ def summary(results: list[FileResult]) -> str:
 
 def _wait(proc: subprocess.Popen, deadline: float):
     """(wait status, the child's peak RSS in MB, timed out?) — kills the group at the deadline."""
-    timed_out, hwm = False, 0.0
+    timed_out, hwm, polls = False, 0.0, 0
     while True:
-        hwm = max(hwm, _high_water_mb(proc.pid))  # before wait4: then it is gone
+        if polls:  # the first read can come before the exec: a vfork'd copy reads ~0.2 MB
+            hwm = max(hwm, _high_water_mb(proc.pid))  # before wait4: then it is gone
+        polls += 1
         pid, status, rusage = os.wait4(proc.pid, os.WNOHANG)
         if pid:
             break
@@ -226,8 +228,9 @@ def _peak_mb(high_water: float, maxrss: float) -> float:
     """The child's own peak RSS. Linux's ``ru_maxrss`` of a child is at least its parent's
     peak when it was started (exec keeps the larger of the old and new memory's marks),
     so a large parent (a test run holding models: 1.6 GB) made every small child look
-    that large. Its program's own high-water mark (``VmHWM``, read while it ran, up to
-    50 ms before it ended) is used when read; else ``ru_maxrss``, an upper bound."""
+    that large. Its program's own high-water mark (``VmHWM``, read while it ran, from 50 ms
+    after its start to 50 ms before it ended) is used when read; else ``ru_maxrss``, an
+    upper bound (a child that ended within 50 ms)."""
     return high_water if high_water > 0 else maxrss
 
 
