@@ -236,12 +236,26 @@ def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress
     elif want_baseline:
         print("baseline skipped: pip install -e '.[eval]' for langchain-text-splitters")
     _print_table(table, f"{path.parent.name}/{path.name}", len(items))
+    by_source = per_source(records, multi_doc)
+    if len(by_source) > 1:  # a set mixing sources (one channel of every kind): each apart
+        _print_table(by_source, f"{path.parent.name}/{path.name}, ours (hybrid) per source", 0)
     if args.mode != "retrieval":
         print_tally(f"{path.parent.name}/{path.name}", records)
     out = {"n": len(items), "metrics": metrics, "items": records}
     if len(table) > 1:
         out["ablation"] = table
+    if len(by_source) > 1:
+        out["by_source"] = by_source
     return out
+
+
+def per_source(records: list[dict], multi_doc: bool) -> dict[str, dict]:
+    """The metrics of each source's questions (the ``source`` before any "/": the corpus
+    a question comes from, not its kind of document), sources in name order."""
+    groups: dict[str, list[dict]] = {}
+    for rec in records:
+        groups.setdefault(rec["source"].split("/")[0] or "(none)", []).append(rec)
+    return {name: summarise(groups[name], multi_doc) for name in sorted(groups)}
 
 
 def _baseline(pt: PaperTrail, items: list[Item]) -> dict:

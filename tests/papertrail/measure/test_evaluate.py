@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+from pathlib import Path
+
+import pytest
 
 from papertrail.answer.budget import TokenBudget
 from papertrail.answer.extractive import ExtractiveGenerator
@@ -243,3 +247,35 @@ def test_without_is_repeatable_on_the_command_line():
         ["eval", "qa.jsonl", "--mode", "extractive", "--without", "quote", "--without", "lookup"]
     )
     assert parsed.without == ["quote", "lookup"]
+
+
+def test_sets_asked_of_one_channel_are_scored_together_and_per_source(
+    tmp_path, monkeypatch, capsys
+):
+    """``scripts/mixed_channel.py`` asks several sets' questions of one channel holding
+    all their documents (links, not copies); eval scores the whole and each source."""
+    script = Path(__file__).parents[3] / "scripts" / "mixed_channel.py"
+    spec = importlib.util.spec_from_file_location("mixed_channel", script)
+    mixed = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mixed)
+    monkeypatch.setenv("PAPERTRAIL_EVAL_DIR", str(tmp_path / "cache"))
+    data, items = write_set(tmp_path)
+    other = tmp_path / "numbers.jsonl"
+    (tmp_path / "numbers.pdf").write_bytes(pdfs.numbers_pdf())
+    asked = {"id": "n1", "doc": "numbers.pdf", "question": "What were the sales?", "answer": "x"}
+    other.write_text(json.dumps({**asked, "evidence_pages": [1], "source": "ledger"}) + "\n")
+    papers = tmp_path / "papers.jsonl"
+    papers.write_text("".join(json.dumps({**i, "source": "papers"}) + "\n" for i in items[:2]))
+
+    assert mixed.build(tmp_path / "mixed", [papers, other]) == (2, 3)
+    links = sorted((tmp_path / "mixed" / "pdfs").iterdir())
+    assert [p.name for p in links] == ["numbers.pdf", "paper.pdf"]
+    assert all(p.is_symlink() for p in links)
+    out = tmp_path / "out.json"
+    run_eval(args(tmp_path / "mixed" / "qa.jsonl", out), Settings(), pipeline=pipeline(tmp_path))
+    result = json.loads(out.read_text())
+    assert result["n"] == 3 and set(result["by_source"]) == {"ledger", "papers"}
+    assert result["by_source"]["papers"]["doc_hit@5"] == 1.0  # gold: each question's own file
+    assert "per source" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="is in an earlier file too"):
+        mixed.build(tmp_path / "again", [papers, papers])
