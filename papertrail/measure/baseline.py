@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pymupdf
 
+from papertrail.measure.channels import pdfs_of
+from papertrail.measure.metrics import DEPTH, retrieval_record, summarise
 from papertrail.protocols import Embedder
 
 
@@ -69,3 +71,21 @@ class BaselineIndex:
         scores = self.vectors @ q
         top = np.argsort(-scores)[:k]
         return [self.chunks[i] for i in top]
+
+
+def scored(items, embedder: Embedder) -> dict:
+    """The baseline's metrics on ``items`` (``evaluate.Item``s), each document (or
+    folder, as one channel) indexed the baseline's way."""
+    records = []
+    for doc in sorted({i.doc for i in items}):
+        index = BaselineIndex(pdfs_of(doc), embedder)
+        for item in (i for i in items if i.doc == doc):
+            ranked = [(c.doc_name, c.page) for c in index.search(item.question, DEPTH)]
+            records.append(
+                {
+                    "scored": bool(item.evidence_pages),
+                    "doc_scored": item.answerable and bool(item.gold_docs),
+                    **retrieval_record(item, ranked),
+                }
+            )
+    return summarise(records, any(i.doc.is_dir() for i in items))

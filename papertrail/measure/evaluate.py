@@ -24,8 +24,16 @@ from papertrail.embed.model import get_embedder
 from papertrail.errors import PaperTrailError
 from papertrail.measure import baseline
 from papertrail.measure.answerers import print_tally
-from papertrail.measure.channels import index_all, pdfs_of
-from papertrail.measure.metrics import DEPTH, correctness, first_relevant_rank, is_wrong, summarise
+from papertrail.measure.channels import index_all
+from papertrail.measure.metrics import (
+    DEPTH,
+    correctness,
+    is_wrong,
+    per_source,
+    relevant,
+    retrieval_record,
+    summarise,
+)
 from papertrail.pipeline import PaperTrail
 from papertrail.read.ocr import get_ocr
 from papertrail.settings import Settings
@@ -93,19 +101,6 @@ def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = N
     ocr = get_ocr() if settings.ocr else None  # as the bots read scans: measure what they do
     store = open_store(settings)
     return PaperTrail(settings, embedder=embedder, store=store, generator=generator, ocr=ocr)
-
-
-def relevant(item: Item, doc_name: str, page: int) -> bool:
-    return doc_name in item.gold_docs and page in item.evidence_pages
-
-
-def retrieval_record(item: Item, ranked: list[tuple[str, int]]) -> dict:
-    """Ranks of the first evidence-page chunk and of the first gold-document chunk,
-    and the top 5 (document, page) pairs, so that a miss can be read."""
-    rank = first_relevant_rank([relevant(item, d, p) for d, p in ranked])
-    doc_rank = first_relevant_rank([d in item.gold_docs for d, _ in ranked])
-    top = [{"doc": d, "page": p} for d, p in ranked[:5]]
-    return {"rank": rank, "doc_rank": doc_rank, "top": top}
 
 
 def answer_record(pt: PaperTrail, item: Item, channel: str, real: dict | None = None) -> dict:
@@ -232,7 +227,7 @@ def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress
         table[f"{cfg} only"] = summarise([{**r, **r.get(cfg, {})} for r in records], multi_doc)
     want_baseline = getattr(args, "baseline", False)
     if want_baseline and baseline.available():
-        table["baseline (LangChain 800/100 + MiniLM, dense)"] = _baseline(pt, items)
+        table["baseline (LangChain 800/100 + MiniLM, dense)"] = baseline.scored(items, pt.embedder)
     elif want_baseline:
         print("baseline skipped: pip install -e '.[eval]' for langchain-text-splitters")
     _print_table(table, f"{path.parent.name}/{path.name}", len(items))
@@ -247,31 +242,6 @@ def _eval_file(args, path: Path, items: list[Item], pt, cache: Path, on_progress
     if len(by_source) > 1:
         out["by_source"] = by_source
     return out
-
-
-def per_source(records: list[dict], multi_doc: bool) -> dict[str, dict]:
-    """The metrics of each source's questions (the ``source`` before any "/": the corpus
-    a question comes from, not its kind of document), sources in name order."""
-    groups: dict[str, list[dict]] = {}
-    for rec in records:
-        groups.setdefault(rec["source"].split("/")[0] or "(none)", []).append(rec)
-    return {name: summarise(groups[name], multi_doc) for name in sorted(groups)}
-
-
-def _baseline(pt: PaperTrail, items: list[Item]) -> dict:
-    records = []
-    for doc in sorted({i.doc for i in items}):
-        index = baseline.BaselineIndex(pdfs_of(doc), pt.embedder)
-        for item in (i for i in items if i.doc == doc):
-            ranked = [(c.doc_name, c.page) for c in index.search(item.question, DEPTH)]
-            records.append(
-                {
-                    "scored": bool(item.evidence_pages),
-                    "doc_scored": item.answerable and bool(item.gold_docs),
-                    **retrieval_record(item, ranked),
-                }
-            )
-    return summarise(records, any(i.doc.is_dir() for i in items))
 
 
 def _run_key(args, path: Path, settings: Settings) -> str:

@@ -29,6 +29,21 @@ def first_relevant_rank(relevant: Sequence[bool]) -> int | None:
     return None
 
 
+def relevant(item, doc_name: str, page: int) -> bool:
+    """Whether a passage of ``doc_name`` on ``page`` is evidence for ``item`` (an
+    ``evaluate.Item``: its gold documents and evidence pages)."""
+    return doc_name in item.gold_docs and page in item.evidence_pages
+
+
+def retrieval_record(item, ranked: list[tuple[str, int]]) -> dict:
+    """Ranks of the first evidence-page chunk and of the first gold-document chunk,
+    and the top 5 (document, page) pairs, so that a miss can be read."""
+    rank = first_relevant_rank([relevant(item, d, p) for d, p in ranked])
+    doc_rank = first_relevant_rank([d in item.gold_docs for d, _ in ranked])
+    top = [{"doc": d, "page": p} for d, p in ranked[:5]]
+    return {"rank": rank, "doc_rank": doc_rank, "top": top}
+
+
 def hit_at(rank: int | None, k: int) -> float:
     return 1.0 if rank is not None and rank <= k else 0.0
 
@@ -185,6 +200,15 @@ def summarise(records: list[dict], multi_doc: bool) -> dict:
         m["correctness"] = mean(0.0 if r["refusal"] else r["correctness"] for r in ans)
     m["failed"] = float(sum(1 for r in records if "error" in r))
     return m
+
+
+def per_source(records: list[dict], multi_doc: bool) -> dict[str, dict]:
+    """The metrics of each source's questions (the ``source`` before any "/": the corpus
+    a question comes from, not its kind of document), sources in name order."""
+    groups: dict[str, list[dict]] = {}
+    for rec in records:
+        groups.setdefault(rec["source"].split("/")[0] or "(none)", []).append(rec)
+    return {name: summarise(groups[name], multi_doc) for name in sorted(groups)}
 
 
 def hit_given_doc(records: list[dict], k: int) -> float | None:
