@@ -47,18 +47,18 @@ class Weights:
     docs: int = 6  # at most this many documents read closely (``stages.reading``)
     guard: int = 0  # 1: the top results show each single ranking's first document
     first: float = 0.3  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-3.91, 2.25, 5.35, 2.76, 6.0, 0.57, 0.29, 0.46, 3.16)
+    confidence: tuple[float, ...] = (-4.11, 2.31, 5.89, 2.84, 6.38, 0.62, 0.26, 0.37, 3.68)
     gains: tuple[float, ...] = (
-        0.642,
-        0.186,
-        0.029,
-        0.029,
-        0.029,
-        0.009,
-        0.009,
-        0.009,
-        0.002,
-        0.002,
+        0.645,
+        0.185,
+        0.032,
+        0.032,
+        0.032,
+        0.007,
+        0.007,
+        0.007,
+        0.001,
+        0.001,
     )
 
 
