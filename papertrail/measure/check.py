@@ -3,7 +3,8 @@
 Each file runs in a fresh child (``papertrail.measure.check_child``) with a
 scratch data dir, so a crash, hang or memory blow-up in one file is caught,
 named and measured instead of taking the run down. The parent reaps the
-child with ``os.wait4`` and reads its peak RSS (``_peak_mb``), kills its process group after
+child with ``os.wait4`` and takes its peak RSS from the child's own result (its
+``VmHWM`` as it ends), else from polling (``_peak_mb``), kills its process group after
 its time limit, prints a table and a summary, and exits non-zero when any
 file crashed, timed out, took longer than its limit or over 1.5 GB, or was
 "indexed" into nothing. The time limit grows with the file (``time_limit``):
@@ -30,7 +31,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from papertrail.errors import PaperTrailError
-from papertrail.measure.check_child import OUTCOMES, Command, child_command
+from papertrail.measure.check_child import OUTCOMES, Command, child_command, high_water_mb
 from papertrail.offline import offline_env
 from papertrail.settings import Settings
 
@@ -153,6 +154,9 @@ def run_one(path: Path, command: Command, result_path: Path, *, timeout: float) 
         msg = f"killed after {timeout:g} s without finishing"
         return FileResult(outcome="timeout", message=msg, **base)
     report = _read_result(result_path)
+    own = float((report or {}).get("own_peak_mb") or 0.0)
+    if own > 0:  # its own last word: exact, where polling can miss a child that ends fast
+        base["peak_rss_mb"] = round(own, 1)
     code = os.waitstatus_to_exitcode(status)
     if report is None or code != 0:
         return FileResult(outcome="crashed", message=_crash_message(code, stderr, report), **base)
@@ -208,7 +212,7 @@ def _wait(proc: subprocess.Popen, deadline: float):
     timed_out, hwm, polls = False, 0.0, 0
     while True:
         if polls:  # the first read can come before the exec: a vfork'd copy reads ~0.2 MB
-            hwm = max(hwm, _high_water_mb(proc.pid))  # before wait4: then it is gone
+            hwm = max(hwm, high_water_mb(proc.pid))  # before wait4: then it is gone
         polls += 1
         pid, status, rusage = os.wait4(proc.pid, os.WNOHANG)
         if pid:
@@ -230,20 +234,9 @@ def _peak_mb(high_water: float, maxrss: float) -> float:
     so a large parent (a test run holding models: 1.6 GB) made every small child look
     that large. Its program's own high-water mark (``VmHWM``, read while it ran, from 50 ms
     after its start to 50 ms before it ended) is used when read; else ``ru_maxrss``, an
-    upper bound (a child that ended within 50 ms)."""
+    upper bound (a child that ended within 50 ms). A child that writes a result reports
+    its own ``VmHWM`` in it, which ``run_one`` prefers: polling can miss a fast child."""
     return high_water if high_water > 0 else maxrss
-
-
-def _high_water_mb(pid: int) -> float:
-    """``VmHWM`` of a running process in MB (0.0 when it has ended or is unreadable)."""
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024  # kB
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0.0
 
 
 def _kill_group(pgid: int) -> None:

@@ -48,9 +48,23 @@ def child_main(path: Path, result_path: Path, work: Callable[[Path], dict]) -> N
     except Exception as e:
         traceback.print_exc()
         report = {"outcome": "crashed", "message": f"bug: {type(e).__name__}: {e}"}
+    report["own_peak_mb"] = round(high_water_mb("self"), 1)  # the parent's polls may miss it
     tmp = result_path.with_suffix(".tmp")
     tmp.write_text(json.dumps(report, ensure_ascii=False))
     tmp.replace(result_path)  # all or nothing: a half-written result is no result
+
+
+def high_water_mb(pid: int | str) -> float:
+    """``VmHWM`` of a running process (``"self"``: this one) in MB: the peak of its own
+    program, not of the parent it was forked from (0.0 when gone or unreadable)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024  # kB
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0.0
 
 
 def ingest_and_ask(path: Path, settings: Settings) -> dict:

@@ -189,3 +189,17 @@ def test_a_small_child_of_a_large_parent_is_measured_at_its_own_size():
     del ballast
     assert sizes["small"] < 100
     assert 200 <= sizes["large"] < 300
+
+
+def test_a_child_that_ends_fast_reports_its_own_peak_not_its_parents(tmp_path, command):
+    """Polling every 50 ms can miss a child that ends within one poll; ``ru_maxrss`` then
+    counts this (large) parent's peak. The child's result carries its own ``VmHWM``."""
+    import numpy as np
+
+    ballast = np.ones(400 * 1024 * 1024 // 8)  # 400 MB, touched: this parent's peak
+    pdf = folder_with(tmp_path, "good") / "good.pdf"
+    result = run_one(pdf, command, tmp_path / "r.json", timeout=30)
+    del ballast
+    own = json.loads((tmp_path / "r.json").read_text())["own_peak_mb"]
+    assert 1 < own < 300  # a small Python process, not the 400 MB parent
+    assert result.outcome == "indexed" and result.peak_rss_mb == own
