@@ -68,11 +68,18 @@ def gathering_code() -> list[Path]:
     return sorted([*package.glob("*.py"), *inside])
 
 
+def index_settings(settings: Settings) -> tuple:
+    """What of ``settings`` decides the index a gathering searches."""
+    return (settings.embedding_model, settings.chunk_size, settings.contextual)
+
+
 def gather(paths: list[Path], cache: Path) -> list[fit.Case]:
     """Every question's candidates, from the pool cache when the code and data match."""
     digest = hashlib.sha256()
     for part in gathering_code():  # the weights' values do not change a gathering
         digest.update(SHIPPED.sub("", part.read_text(encoding="utf-8")).encode())
+    settings = Settings.from_env()  # another index (chunking, context, model) gathers anew
+    digest.update(repr(index_settings(settings)).encode())
     pt, cases = None, []
     for path in paths:
         digest_path = hashlib.sha256(digest.digest() + path.read_bytes()).hexdigest()[:16]
@@ -80,7 +87,7 @@ def gather(paths: list[Path], cache: Path) -> list[fit.Case]:
         if saved.exists():
             cases += pickle.loads(saved.read_bytes())
             continue
-        pt = pt or build(Settings.from_env(), "retrieval", cache)
+        pt = pt or build(settings, "retrieval", cache)
         items = [i for i in load_items(path) if i.answerable and i.gold_docs]
         channels, _ = index_all(pt, items)
         mine = []

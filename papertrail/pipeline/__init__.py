@@ -31,7 +31,7 @@ from papertrail.render.citations import render_citations
 from papertrail.retrieve.retriever import Retriever
 from papertrail.settings import Settings
 from papertrail.store.blobs import Blobs, ChromaBlobs
-from papertrail.store.chroma import open_store
+from papertrail.store.chroma import indexed_as, open_store
 from papertrail.store.pdf_files import PdfFiles
 from papertrail.text.ask import read
 from papertrail.text.identity import most_named, named_in
@@ -108,7 +108,7 @@ class PaperTrail(Indexing):
             except ImportError:  # the OCR engine is optional
                 get_ocr = None
             ocr = get_ocr() if get_ocr else None
-        store = open_store(settings, model=embedder.name + ("+context" * settings.contextual))
+        store = open_store(settings, model=indexed_as(embedder.name, settings))
         # Documents a crash left half-indexed are invisible already; this frees their space.
         store.cleanup(older_than=settings.max_index_seconds)
         generator = get_generator(settings, fallback=extractive, budget=shared.get("budget"))

@@ -180,6 +180,7 @@ class Indexing:
 
         # the same bytes already embedded in another channel: copy their vectors
         known = self.store.vectors_elsewhere(channel, doc_id)  # keyed by stored text
+        copied = bool(known)  # then passages are looked up by stored text, context or not
         embedded = 0
         ocr_todo = layer.ocr_todo if self.ocr is not None else ()
         if ocr_todo:
@@ -189,12 +190,15 @@ class Indexing:
                 finish_ocr, layer, data, self.settings, password=password, ocr=self.ocr
             )
             try:
-                if not known and not self.settings.contextual:
+                if not copied:
                     early = self._chunk(layer.blocks, doc_id, name)
+                    # what the text layer says the document is; the vectors are used
+                    # when OCR's pages leave that unchanged (they seldom hold the cover)
+                    guess = identify(name, early, self.retriever.domains)
                     with clock.part("embed"):
                         embedded += embed_all(
                             self.embedder,
-                            passages(early, None),
+                            passages(early, guess if self.settings.contextual else None),
                             known,
                             call=self.embed_batch,
                             before_call=check,
@@ -227,7 +231,7 @@ class Indexing:
         self.store.begin(doc)
         try:
             self.files.save(channel, doc_id, decrypted(data, password))
-            about = doc.identity if self.settings.contextual and not known else None
+            about = doc.identity if self.settings.contextual and not copied else None
             texts = passages(chunks, about)
             behind = StoreBehind(
                 self.store,

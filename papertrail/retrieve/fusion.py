@@ -39,25 +39,25 @@ class Weights:
     """
 
     fusion: str = "convex"  # "convex" or "rrf"
-    alpha: float = 0.6  # dense share of the convex combination
+    alpha: float = 0.5  # dense share of the convex combination
     rrf_k: int = 60
-    page: float = 0.75
+    page: float = 0.25
     figure_boost: float = 0.5
     section_boost: float = 0.6
-    docs: int = 6  # at most this many documents read closely (``stages.reading``)
+    docs: int = 5  # at most this many documents read closely (``stages.reading``)
     guard: int = 0  # 1: the top results show each single ranking's first document
-    first: float = 0.3  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-4.11, 2.31, 5.89, 2.84, 6.38, 0.62, 0.26, 0.37, 3.68)
+    first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
+    confidence: tuple[float, ...] = (-4.23, 2.96, 6.93, 4.93, 6.42, 0.15, 0.06, 0.36, 1.97)
     gains: tuple[float, ...] = (
-        0.645,
-        0.185,
-        0.032,
-        0.032,
-        0.032,
+        0.659,
+        0.134,
+        0.088,
+        0.034,
+        0.034,
         0.007,
-        0.007,
-        0.007,
-        0.001,
+        0.003,
+        0.003,
+        0.003,
         0.001,
     )
 

@@ -259,6 +259,12 @@ class ChromaStore(Searches):
         return {}
 
 
+def indexed_as(model: str, settings: Settings) -> str:
+    """The name the index key gives ``model``'s vectors: passages embedded in context
+    (``settings.contextual``) are other vectors than the same passages alone."""
+    return model + ("+context" * settings.contextual)
+
+
 def open_store(settings: Settings, model: str | None = None) -> ChromaStore:
     """The store ``settings`` configure: a Chroma server if CHROMA_HOST is set, else
     an embedded index in ``data_dir/chroma``. ``model`` defaults to the name of the

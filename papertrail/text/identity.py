@@ -188,7 +188,16 @@ def words(name: str, identity: Identity) -> str:
 
 def in_context(chunk: Chunk, identity: Identity) -> str:
     """What is embedded for ``chunk`` in contextual mode: the document's title and the
-    chunk's section heading, then its text (the stored text and boxes stay exact)."""
+    chunk's section heading, then its text (the stored text and boxes stay exact).
+
+    Only for a document a domain recognised, whose title is read from what its cover
+    says it is (a filing's issuer and form, a call's company and quarter). Any other
+    document's title is its first prominent line, often not a title at all
+    ("Contents", "Data Presentation"): before every passage it pulls them all towards
+    one meaning (dense hit@5 on MMLongBench 0.895 -> 0.763), so those are embedded as
+    they are."""
+    if not identity.domain:
+        return chunk.text
     head = [identity.title, chunk.section]
     head = [h for h in dict.fromkeys(head) if h and not chunk.text.startswith(h)]
     return "\n".join([*head, chunk.text])

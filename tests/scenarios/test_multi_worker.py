@@ -19,8 +19,8 @@ from types import SimpleNamespace
 import pytest
 
 from adapters.slack.jobs import TAKEN_OVER
-from papertrail.settings import Settings
-from papertrail.store.chroma import open_store
+from papertrail.settings import BUNDLED_NAME, Settings
+from papertrail.store.chroma import indexed_as, open_store
 from tests.fake_slack import FakeSlack
 from tests.workers import FACT_PAGE, QUESTION, SlackWorker, filing_pdf
 
@@ -175,7 +175,8 @@ def test_worker_killed_while_indexing_is_taken_over_and_the_filing_listed_once(c
 
     docs = listed(cluster, survivor, ch)
     assert [name for name, _, _ in docs] == ["10-K.pdf"]
-    store = open_store(Settings(chroma_host=cluster.chroma.host, chroma_port=cluster.chroma.port))
+    settings = Settings(chroma_host=cluster.chroma.host, chroma_port=cluster.chroma.port)
+    store = open_store(settings, model=indexed_as(BUNDLED_NAME, settings))  # as the workers
     (doc,) = store.all_documents(f"slack:T1:{ch}")
     assert doc.status == "ready" and doc.pages == 120
     assert len(store.chunks(f"slack:T1:{ch}")) == doc.chunks == int(docs[0][2])

@@ -82,7 +82,15 @@ def test_contextual_passages_carry_title_and_heading_and_plain_ones_do_not():
     titled = Chunk(
         "d" * 64, "x.pdf", 0, 1, "Results of Operations: revenue", (), "Results of Operations"
     )
-    assert in_context(titled, Identity()) == titled.text  # a heading it starts with is not repeated
+    assert in_context(titled, about) == f"{title}\n{titled.text}"  # its heading: not repeated
+
+
+def test_a_document_no_domain_recognised_is_embedded_as_it_is():
+    # a generic document's "title" is its first prominent line, often not a title
+    manual = identify("fridge.pdf", [lined(["Contents", "1 Safety", "2 Installation"])], KNOWN)
+    assert manual.domain == ""
+    part = Chunk("d" * 64, "fridge.pdf", 3, 4, "Keep the door shut.", (), "Safety")
+    assert passages([part], manual) == ["Keep the door shut."]
 
 
 def test_the_document_a_question_names_among_those_found():
