@@ -95,7 +95,7 @@ class Settings:
     contextual: bool = _f(
         True,
         "PAPERTRAIL_CONTEXTUAL",
-        "Embed each passage with its document's title and section heading before it.",
+        "Embed a recognised document's passages with its title and section heading.",
     )
     top_k: int = _f(5, "PAPERTRAIL_TOP_K", "Excerpts retrieved per question.")
     ocr: bool = _f(True, "PAPERTRAIL_OCR", "OCR pages without a text layer, if an engine exists.")

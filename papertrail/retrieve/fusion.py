@@ -39,25 +39,25 @@ class Weights:
     """
 
     fusion: str = "convex"  # "convex" or "rrf"
-    alpha: float = 0.5  # dense share of the convex combination
+    alpha: float = 0.7  # dense share of the convex combination
     rrf_k: int = 60
-    page: float = 0.25
+    page: float = 0.75
     figure_boost: float = 0.5
     section_boost: float = 0.6
     docs: int = 5  # at most this many documents read closely (``stages.reading``)
     guard: int = 0  # 1: the top results show each single ranking's first document
-    first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-4.23, 2.96, 6.93, 4.93, 6.42, 0.15, 0.06, 0.36, 1.97)
+    first: float = 0.2  # the worth of showing a document at all (``stages.worth``)
+    confidence: tuple[float, ...] = (-5.03, 3.03, 6.49, 5.85, 6.55, -0.05, 0.14, 0.32, 1.72)
     gains: tuple[float, ...] = (
-        0.659,
-        0.134,
-        0.088,
-        0.034,
-        0.034,
+        0.664,
+        0.139,
+        0.058,
+        0.058,
+        0.018,
+        0.012,
+        0.012,
         0.007,
-        0.003,
-        0.003,
-        0.003,
+        0.007,
         0.001,
     )
 
