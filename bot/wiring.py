@@ -1,7 +1,9 @@
 """Builds what every bot process shares: config -> ``PaperTrail`` -> ``ChatService``.
 
 One place decides how the pipeline is assembled, so the Slack, Discord and
-local processes answer identically. Tests pass their own pipeline (built from
+local processes answer identically. At start the model loads and the libraries are
+carried over to a changed index key (``papertrail/pipeline/carrying.py``), both in
+the background. Tests pass their own pipeline (built from
 ``tests/fakes.py``) instead of the real embedder, store and generator. With
 ``REDIS_URL`` (multi-worker mode) ``open_coordination`` connects to Redis and
 hands the shared seams to the pipeline (indexing leases, token budget) and to
@@ -13,6 +15,8 @@ is ``bot/__main__.py``'s business.
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -133,10 +137,30 @@ def build_service(
     warm_up = getattr(pipeline, "warm_up", None)
     if callable(warm_up):
         warm_up()
+    # documents indexed under an earlier index key (model, chunking, contextual) are indexed
+    # again behind the bot's start: it answers at once, from each as soon as it is carried
+    carry_over = getattr(pipeline, "carry_over", None)
+    if callable(carry_over):
+        start_carry_over(carry_over)
     state = coord.service_options() if coord else {}
     return ChatService(
         pipeline, cfg.settings, complete=_llm_complete(pipeline), suggest=True, **state
     )
+
+
+def start_carry_over(carry_over: Callable[[], object]) -> threading.Thread:
+    """Run ``carry_over`` (``PaperTrail.carry_over``, which logs what it carried) in a
+    daemon thread, so start-up does not wait for the re-indexing; a failure is logged."""
+
+    def run() -> None:
+        try:
+            carry_over()
+        except Exception:  # the documents stay under their old key until the next start
+            log.exception("carrying the libraries over to the current index failed")
+
+    thread = threading.Thread(target=run, name="pt-carry-over", daemon=True)
+    thread.start()
+    return thread
 
 
 def _llm_complete(pipeline: PaperTrail) -> Complete | None:

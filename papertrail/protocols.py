@@ -1,7 +1,7 @@
 """The seams of the pipeline: tiny Protocols, each with only the methods it is called by.
 
 ``Embedder``, ``Generator`` and ``ChatModel`` need one method each; ``Store``
-the ten that ``PaperTrail`` and ``Retriever`` call. Real implementations live
+those that ``PaperTrail`` and ``Retriever`` call. Real implementations live
 next to their idea (``embed/``, ``answer/llm.py``, ``answer/extractive.py``,
 ``store/chroma.py``); tests pass
 in small real fakes (``tests/fakes.py``) instead of monkeypatching. Opening,
@@ -75,7 +75,17 @@ class Store(Protocol):
         """The ready documents of ``channel``, oldest first."""
         ...
 
-    def delete(self, channel: str, doc_id: str) -> bool: ...
+    def delete(self, channel: str, doc_id: str) -> bool:
+        """Remove ``doc_id`` from ``channel`` under this store's index key."""
+        ...
+
+    def forget(self, channel: str, doc_id: str) -> bool:
+        """``delete`` under every index key (other models, chunkings): gone for good."""
+        ...
+
+    def left_behind(self, channel: str | None = None) -> list[Document]:
+        """Documents ready under another index key but not this one, oldest first."""
+        ...
 
     def chunks(self, channel: str, doc_ids: Iterable[str] | None = None) -> list[Chunk]: ...
 

@@ -44,6 +44,7 @@ ROOM = {
     "adapters.discord.client": "the discord.py client: every gateway event it listens to",
     "papertrail.cli.main": "the argument parser of every papertrail command",
     "papertrail.pipeline": "PaperTrail.ask: one question from retrieval to the marked picture",
+    "papertrail.pipeline.indexing": "Indexing.ingest: one PDF to ready chunks, or undone",
     "papertrail.text.ask": "the one reader of a question: every field of the Ask",
     "papertrail.types": "every frozen dataclass that flows, each field with its unit or example",
     "papertrail.text.periods": "the one period parser: covers, asked, named, year words",

@@ -1,4 +1,5 @@
-"""The library commands of ``papertrail``: ask, ingest, list and forget, on one pipeline.
+"""The library commands of ``papertrail``: ask, ingest, list, forget and reindex, on one
+pipeline.
 
 Each prints for people on stdout, or one JSON document with ``--json``;
 indexing progress and notes go to stderr. Errors are raised as
@@ -8,6 +9,7 @@ builds (and closes) the pipeline.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -20,7 +22,7 @@ EXIT_USAGE = 2  # a user or configuration error: the same code argparse uses
 
 
 def run_library_command(pt, args) -> int:
-    """Run ``args.command`` (ask, ingest, list, forget) on ``pt``; the exit code."""
+    """Run ``args.command`` (ask, ingest, list, forget, reindex) on ``pt``; the exit code."""
     cmd = args.command
     if cmd == "ask":
         return _ask(pt, args)
@@ -55,7 +57,28 @@ def run_library_command(pt, args) -> int:
         for d in gone:
             print(f"forgot {d.name} ({d.doc_id[:12]})")
         return 0
+    if cmd == "reindex":
+        return _reindex(pt, args)
     raise AssertionError(cmd)
+
+
+def _reindex(pt, args) -> int:
+    """Carry every channel's documents over to the current index key (``carry_over``) in
+    the foreground: a line per document on stderr, the counts on stdout. Exit 0 even when
+    some failed (each is named): the next run tries them again."""
+    from papertrail.pipeline.carrying import describe_index
+
+    def each(doc, outcome: str) -> None:
+        print(f"{outcome}: {doc.name} ({doc.doc_id[:12]}) in {doc.channel}", file=sys.stderr)
+
+    done = pt.carry_over(on_each=each)
+    if args.as_json:
+        print(json.dumps(dataclasses.asdict(done)))
+    elif not (done.carried or done.skipped or done.failed):
+        print("nothing to carry over: every document is indexed under the current settings")
+    else:
+        print(done.summary(describe_index(pt)))
+    return 0
 
 
 def _read(path: Path) -> bytes:

@@ -1,4 +1,5 @@
-"""The ``papertrail`` command: ask, ingest, list, forget, help, and the measuring commands.
+"""The ``papertrail`` command: ask, ingest, list, forget, reindex, help, and the measuring
+commands.
 
 Reads ``Settings`` once from the environment over ``.env`` (the environment
 wins, as for the bots), builds the pipeline and runs one command. Exit codes:
@@ -78,6 +79,16 @@ def build_parser() -> argparse.ArgumentParser:
     f = sub.add_parser("forget", help="remove a document (file name or sha256 prefix) or 'all'")
     f.add_argument("target", help="file name, sha256 prefix, or 'all'")
     _common(f)
+
+    r = sub.add_parser(
+        "reindex",
+        help="index again, from their kept PDFs, every channel's documents indexed under "
+        "other settings (embedding model, chunk size, PAPERTRAIL_CONTEXTUAL); the bots do "
+        "it at start",
+    )
+    r.add_argument(
+        "--json", action="store_true", dest="as_json", help="print the counts as one JSON document"
+    )
 
     e = sub.add_parser("eval", help="measure retrieval and answers on a QA JSONL file")
     e.add_argument(

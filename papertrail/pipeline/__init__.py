@@ -6,7 +6,8 @@ a thread, and callers that serve many channels serialise work per channel
 ``PaperTrail`` from small fakes and ``from_settings`` builds the real one.
 With ``leases`` (multi-worker mode) one worker indexes a file while the others
 wait for it; with a Chroma server the PDFs for page images are shared
-(``pdf_files.py``). Indexing is ``indexing.py``'s. ``close()`` releases what
+(``pdf_files.py``). Indexing is ``indexing.py``'s; carrying a library over to a
+new index key, ``carrying.py``'s. ``close()`` releases what
 ``from_settings`` opened (store client, LLM connection); parts
 passed in are the caller's to close. It leaves out scheduling, chat
 formatting and platform I/O.
@@ -24,6 +25,7 @@ from papertrail.answer.extractive import ExtractiveGenerator
 from papertrail.coord import Leases
 from papertrail.domains import KNOWN
 from papertrail.errors import PaperTrailError
+from papertrail.pipeline.carrying import CarryOver, Outcome, carry_over
 from papertrail.pipeline.indexing import EMBED_BATCH, LEASE_TTL, Indexing, IngestResult, Progress
 from papertrail.pipeline.warming import warm_answering
 from papertrail.protocols import Domain, Embedder, Generator, Store
@@ -41,7 +43,7 @@ from papertrail.verify.computed import verify_calculation
 from papertrail.verify.question import closest_if_off_question
 from papertrail.verify.verify import verify_answer
 
-__all__ = ["IngestResult", "PaperTrail", "Progress"]
+__all__ = ["CarryOver", "IngestResult", "PaperTrail", "Progress"]
 log = logging.getLogger(__name__)
 SECTION_HITS = 60  # excerpts added for a worked-out figure (``PaperTrail._rows_for``)
 LISTING_PAGES, LISTING_HITS = 3, 20  # pages read whole for a code or quoted term, excerpts
@@ -54,7 +56,8 @@ class PaperTrail(Indexing):
     """Index PDFs per channel and answer questions with verified citations.
 
     Indexing (``ingest``) is ``indexing.Indexing``'s; this class answers, lists,
-    forgets and renders, and ``close()`` releases what ``from_settings`` opened.
+    forgets, renders and carries libraries over to a new index key (``carrying``), and
+    ``close()`` releases what ``from_settings`` opened (and stops a carry-over).
     """
 
     def __init__(
@@ -85,6 +88,7 @@ class PaperTrail(Indexing):
         self._ahead: dict[tuple[str, str], Future] = {}  # (channel, doc id) -> text layer read
         self._ahead_lock = threading.Lock()
         self.owned: tuple[object, ...] = ()  # parts this object opened: ``close`` closes them
+        self.stopping = threading.Event()  # set by ``close``: background work (carry-over) ends
 
     @classmethod
     def from_settings(cls, settings: Settings, **shared) -> PaperTrail:
@@ -126,6 +130,7 @@ class PaperTrail(Indexing):
 
     def close(self) -> None:
         """Close what ``from_settings`` opened, each once; errors are logged, the rest go on."""
+        self.stopping.set()
         owned, self.owned = self.owned, ()
         for part in owned:
             close = getattr(part, "close", None)
@@ -313,8 +318,9 @@ class PaperTrail(Indexing):
         return self.store.documents(channel)
 
     def find(self, channel: str, name_or_id: str | None = None) -> list[Document]:
-        """The documents ``forget`` would remove: one by file name or sha256 prefix, or all."""
-        docs = self.store.documents(channel)
+        """The documents ``forget`` would remove: one by file name or sha256 prefix, or all;
+        those still waiting to be carried over from another index key (``carry_over``) too."""
+        docs = self.store.documents(channel) + self.store.left_behind(channel)  # disjoint
         if name_or_id is not None:
             key = name_or_id.strip()
             docs = [
@@ -329,13 +335,19 @@ class PaperTrail(Indexing):
     def forget(self, channel: str, name_or_id: str | None = None) -> list[Document]:
         """Remove one document (by file name or sha256 prefix) or, with None, all.
 
-        Only this channel's copy goes; the same file in another channel stays.
+        Only this channel's copy goes, under every index key (``Store.forget``), with its
+        kept PDF: nothing brings it back. The same file in another channel stays.
         """
         docs = self.find(channel, name_or_id)
         for d in docs:
-            self.store.delete(channel, d.doc_id)
+            self.store.forget(channel, d.doc_id)
             self.files.delete(channel, d.doc_id)
         return docs
+
+    def carry_over(self, on_each: Outcome | None = None) -> CarryOver:
+        """Index again under this pipeline's index key the documents that another key
+        holds (a changed model, chunking or contextual setting): ``carrying.carry_over``."""
+        return carry_over(self, on_each)
 
     def render(self, channel: str, citations: Sequence[Citation]) -> list[Snippet]:
         """The page pictures of ``citations`` (for a caller that asked with ``render=False``

@@ -69,8 +69,20 @@ class Indexing:
         """Index ``data`` for ``channel`` (PaperTrailError on bad input): ``reading`` hears of
         each page read, then ``progress`` of the pages embedded and stored, batch by batch;
         the same bytes again return the stored document, embedding nothing."""
-        start = time.perf_counter()
+        start = time.perf_counter()  # the timings count the hashing too
         doc_id = hashlib.sha256(data).hexdigest()
+        return self._index(start, channel, name, data, doc_id, password, progress, reading)
+
+    def ingest_kept(self, channel: str, doc_id: str, name: str, data: bytes) -> IngestResult:
+        """``ingest`` the kept bytes (``PdfFiles``) of the document ``doc_id`` of ``channel``
+        under this pipeline's index key, as that same document: the id is the hash of the
+        upload, and an encrypted upload is kept decrypted (which hashes otherwise)."""
+        return self._index(time.perf_counter(), channel, name, data, doc_id, None, None, None)
+
+    def _index(
+        self, start, channel, name, data, doc_id, password, progress, reading
+    ) -> IngestResult:
+        """``ingest`` of ``data`` as ``doc_id``: alone, or under a lease (several workers)."""
         args = (channel, name, data, doc_id, start, password, progress)
         layer = None if password else self._prefetched(channel, doc_id)
         if self.leases is None:
@@ -228,6 +240,8 @@ class Indexing:
             created=time.time(),
             identity=identify(name, chunks, self.retriever.domains),  # what it says it is
         )
+        # bytes kept before (the document under another index key): a failure leaves them
+        kept = self.files.path(channel, doc_id).exists()
         self.store.begin(doc)
         try:
             self.files.save(channel, doc_id, decrypted(data, password))
@@ -264,7 +278,8 @@ class Indexing:
         except BaseException:
             if lease is None or not lease.lost:  # a lost lease's work is someone else's now
                 self.store.delete(channel, doc_id)
-                self.files.delete(channel, doc_id)
+                if not kept:
+                    self.files.delete(channel, doc_id)
             raise
         clock.mark("rest")
         try:

@@ -11,7 +11,8 @@ removes. Vectors are always passed in (never Chroma's embedding function, which
 downloads a model). Chunk ids are ``<file sha256>:<chunk number>``, so the same
 file again upserts the same records. Left out: embedding, ranking, locks across
 processes (``coord.py``), metadata (``records.py``), clients (``clients.py``),
-how a search is run (``searches.py``).
+how a search is run (``searches.py``), the other index keys' documents
+(``other_keys.py``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from papertrail.settings import BUNDLED_NAME, Settings, model_name
 from papertrail.store.clients import ephemeral_client, http_client, persistent_client
 from papertrail.store.doc_vectors import DocVectors
 from papertrail.store.keys import collection_name, index_key
+from papertrail.store.other_keys import OtherKeys
 from papertrail.store.records import chunk, chunk_meta
 from papertrail.store.registry import Registry
 from papertrail.store.searches import Searches
@@ -46,7 +48,7 @@ EF_SEARCH = 1000
 _COSINE = {"hnsw": {"space": "cosine", "ef_search": EF_SEARCH}}  # distance = 1 - cosine
 
 
-class ChromaStore(Searches):
+class ChromaStore(Searches, OtherKeys):
     """One Chroma database holding every channel's documents for one embedding model.
 
     ``model`` is the embedder's ``name`` and ``chunking`` the (size, overlap) chunks are

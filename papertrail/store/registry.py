@@ -109,6 +109,21 @@ class Registry:
             m["channel"] for m in self._col.get(where=where, include=["metadatas"])["metadatas"]
         ]
 
+    def ready_anywhere(self, channel: str | None = None) -> list[tuple[str, Document]]:
+        """(space, record) of every ready record of ``channel`` (None: of every channel),
+        whatever its model or chunking: one query (a record is a few hundred bytes)."""
+        where: dict = {"status": "ready"}
+        if channel is not None:
+            where = {"$and": [where, {"channel": channel}]}
+        got = self._col.get(where=where, include=["metadatas"])["metadatas"]
+        return [(m["space"], document(m)) for m in got]
+
+    def spaces_of(self, channel: str, doc_id: str) -> list[str]:
+        """Every collection holding a record of ``doc_id`` in ``channel``, any status."""
+        where = {"$and": [{"channel": channel}, {"doc_id": doc_id}]}
+        got = self._col.get(where=where, include=["metadatas"])["metadatas"]
+        return sorted({m["space"] for m in got})
+
     def recent_channels(self, limit: int) -> list[str]:
         """Up to ``limit`` channels with ready documents of this model, latest upload first."""
         where = {"$and": [{"model": self.model}, {"status": "ready"}]}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 
 from bot.config import load_config
@@ -9,6 +10,7 @@ from bot.wiring import build_service, close_service, describe_service
 from papertrail.pipeline import PaperTrail
 from papertrail.settings import Settings
 from papertrail.store.chroma import ChromaStore
+from tests import pdfs
 from tests.fakes import WarmingEmbedder
 
 
@@ -81,3 +83,24 @@ def test_close_service_closes_the_pipeline(tmp_path):
     )
     close_service(build_service(cfg, pipeline))
     assert pipeline.closed == 1
+
+
+def test_build_service_carries_the_libraries_over_in_the_background(tmp_path, caplog):
+    from tests.papertrail.pipeline.test_carrying import opened
+
+    opened(tmp_path).ingest("c1", "paper.pdf", pdfs.paper_pdf())
+    pipeline = opened(tmp_path, contextual=True)  # PAPERTRAIL_CONTEXTUAL turned on
+    cfg = load_config({"PAPERTRAIL_DATA_DIR": str(tmp_path)}, dotenv_path=None)
+    with caplog.at_level(logging.INFO, logger="papertrail.pipeline.carrying"):
+        service = build_service(cfg, pipeline)
+        try:
+            deadline = time.monotonic() + 60
+            while not pipeline.documents("c1") and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert [d.name for d in pipeline.documents("c1")] == ["paper.pdf"]
+        finally:
+            close_service(service)
+        deadline = time.monotonic() + 5  # the log line follows the document's commit
+        while "carried 1 document" not in caplog.text and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert "carried 1 document of 1 channel over to the new index" in caplog.text

@@ -169,7 +169,7 @@ def test_every_option_and_argument_of_every_command_has_help():
                 missing.append(f"{name} {action.dest}")
     assert missing == []
     assert set(_subparsers(parser)) == {  # every subcommand is still there
-        *("ask", "ingest", "list", "docs", "forget", "help", "demo", "export-model"),
+        *("ask", "ingest", "list", "docs", "forget", "reindex", "help", "demo", "export-model"),
         *("eval", "eval-verifier", "check", "bench", "feedback"),
     }
 
@@ -273,3 +273,21 @@ def test_the_demos_verifier_lines_use_the_numbers_the_text_shows(pt, capsys):
     shown = set(re.findall(r"\[(\d+)\]", text))
     kept = re.findall(r"kept +\[(\d+)\]", out)
     assert kept and set(kept) == shown  # every kept line names a number the text shows
+
+
+def test_reindex_carries_the_library_over_to_the_current_settings(tmp_path, capsys):
+    from tests.papertrail.pipeline.test_carrying import opened
+
+    opened(tmp_path).ingest("cli", "paper.pdf", pdfs.paper_pdf())
+    contextual = opened(tmp_path, contextual=True)
+    assert main(["reindex"], pipeline=contextual) == 0
+    printed = capsys.readouterr()
+    assert "carried 1 document of 1 channel over to the new index" in printed.out
+    assert "carried: paper.pdf" in printed.err and "contextual embedding" in printed.out
+    assert main(["reindex", "--json"], pipeline=contextual) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "carried": 0,
+        "channels": 0,
+        "skipped": 0,
+        "failed": 0,
+    }
