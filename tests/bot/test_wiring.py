@@ -88,7 +88,7 @@ def test_close_service_closes_the_pipeline(tmp_path):
 def test_build_service_carries_the_libraries_over_in_the_background(tmp_path, caplog):
     from tests.papertrail.pipeline.test_carrying import opened
 
-    opened(tmp_path).ingest("c1", "paper.pdf", pdfs.paper_pdf())
+    opened(tmp_path, contextual=False).ingest("c1", "paper.pdf", pdfs.paper_pdf())
     pipeline = opened(tmp_path, contextual=True)  # PAPERTRAIL_CONTEXTUAL turned on
     cfg = load_config({"PAPERTRAIL_DATA_DIR": str(tmp_path)}, dotenv_path=None)
     with caplog.at_level(logging.INFO, logger="papertrail.pipeline.carrying"):

@@ -278,7 +278,7 @@ def test_the_demos_verifier_lines_use_the_numbers_the_text_shows(pt, capsys):
 def test_reindex_carries_the_library_over_to_the_current_settings(tmp_path, capsys):
     from tests.papertrail.pipeline.test_carrying import opened
 
-    opened(tmp_path).ingest("cli", "paper.pdf", pdfs.paper_pdf())
+    opened(tmp_path, contextual=False).ingest("cli", "paper.pdf", pdfs.paper_pdf())
     contextual = opened(tmp_path, contextual=True)
     assert main(["reindex"], pipeline=contextual) == 0
     printed = capsys.readouterr()

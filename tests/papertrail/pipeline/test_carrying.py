@@ -8,7 +8,7 @@ import threading
 
 from papertrail.pipeline import CarryOver, PaperTrail
 from papertrail.settings import Settings
-from papertrail.store.chroma import open_store
+from papertrail.store.chroma import indexed_as, open_store
 from tests import pdfs
 from tests.fakes import HashEmbedder, LocalLeases
 
@@ -20,7 +20,7 @@ def opened(tmp_path, *, leases=None, **overrides) -> PaperTrail:
     key from the embedder's name, the contextual setting and the chunking."""
     embedder = HashEmbedder()
     settings = Settings(data_dir=tmp_path, **overrides)
-    store = open_store(settings, model=embedder.name + ("+context" * settings.contextual))
+    store = open_store(settings, model=indexed_as(embedder.name, settings))
     return PaperTrail(settings, embedder=embedder, store=store, leases=leases)
 
 
@@ -38,7 +38,7 @@ def test_a_library_indexed_plain_is_answerable_after_turning_contextual_on(tmp_p
 
 
 def test_a_new_chunk_size_rereads_the_pdf(tmp_path):
-    old = opened(tmp_path)
+    old = opened(tmp_path, contextual=False)
     doc = old.ingest("c1", "paper.pdf", pdfs.paper_pdf()).document
     new = opened(tmp_path, chunk_size=300, chunk_overlap=30)
     assert new.carry_over().carried == 1
@@ -48,7 +48,7 @@ def test_a_new_chunk_size_rereads_the_pdf(tmp_path):
 
 
 def test_carrying_twice_carries_nothing_the_second_time(tmp_path):
-    opened(tmp_path).ingest("c1", "paper.pdf", pdfs.paper_pdf())
+    opened(tmp_path, contextual=False).ingest("c1", "paper.pdf", pdfs.paper_pdf())
     new = opened(tmp_path, contextual=True)
     assert new.carry_over().carried == 1
     embedded = new.embedder.texts_embedded
@@ -57,7 +57,7 @@ def test_carrying_twice_carries_nothing_the_second_time(tmp_path):
 
 
 def test_a_document_forgotten_before_the_change_does_not_come_back(tmp_path):
-    old = opened(tmp_path)
+    old = opened(tmp_path, contextual=False)
     old.ingest("c1", "paper.pdf", pdfs.paper_pdf())
     old.ingest("c1", "table.pdf", pdfs.table_pdf())
     old.forget("c1", "paper.pdf")
@@ -67,7 +67,7 @@ def test_a_document_forgotten_before_the_change_does_not_come_back(tmp_path):
 
 
 def test_a_document_forgotten_after_carrying_stays_gone_under_every_key(tmp_path):
-    opened(tmp_path).ingest("c1", "paper.pdf", pdfs.paper_pdf())
+    opened(tmp_path, contextual=False).ingest("c1", "paper.pdf", pdfs.paper_pdf())
     new = opened(tmp_path, contextual=True)
     new.carry_over()
     assert [d.name for d in new.forget("c1", "paper.pdf")] == ["paper.pdf"]
@@ -78,16 +78,16 @@ def test_a_document_forgotten_after_carrying_stays_gone_under_every_key(tmp_path
 
 
 def test_a_document_waiting_to_be_carried_can_be_forgotten(tmp_path):
-    opened(tmp_path).ingest("c1", "paper.pdf", pdfs.paper_pdf())
+    opened(tmp_path, contextual=False).ingest("c1", "paper.pdf", pdfs.paper_pdf())
     new = opened(tmp_path, contextual=True)
     assert [d.name for d in new.find("c1")] == ["paper.pdf"]  # listed for ``forget`` already
     assert [d.name for d in new.forget("c1", "paper.pdf")] == ["paper.pdf"]
     assert new.carry_over() == CarryOver()
-    assert opened(tmp_path).documents("c1") == []
+    assert opened(tmp_path, contextual=False).documents("c1") == []
 
 
 def test_a_document_without_its_pdf_is_skipped_and_left_where_it_was(tmp_path):
-    old = opened(tmp_path)
+    old = opened(tmp_path, contextual=False)
     lost = old.ingest("c1", "paper.pdf", pdfs.paper_pdf()).document
     old.ingest("c1", "table.pdf", pdfs.table_pdf())
     old.files.delete("c1", lost.doc_id)  # its file lost (not forgotten: the record stays)
@@ -98,7 +98,7 @@ def test_a_document_without_its_pdf_is_skipped_and_left_where_it_was(tmp_path):
 
 
 def test_each_channel_gets_its_own_documents_only(tmp_path):
-    old, data = opened(tmp_path), pdfs.paper_pdf()
+    old, data = opened(tmp_path, contextual=False), pdfs.paper_pdf()
     paper = old.ingest("c1", "paper.pdf", data).document
     table = old.ingest("c2", "table.pdf", pdfs.table_pdf()).document
     old.ingest("c2", "paper copy.pdf", data)  # the same file, named otherwise
@@ -111,7 +111,7 @@ def test_each_channel_gets_its_own_documents_only(tmp_path):
 
 
 def test_an_encrypted_pdf_is_carried_as_the_same_document(tmp_path):
-    old = opened(tmp_path)
+    old = opened(tmp_path, contextual=False)
     doc = old.ingest("c1", "locked.pdf", pdfs.encrypted_pdf("s3cret"), password="s3cret").document
     new = opened(tmp_path, contextual=True)
     assert new.carry_over().carried == 1  # from the decrypted copy kept for images
@@ -120,7 +120,7 @@ def test_an_encrypted_pdf_is_carried_as_the_same_document(tmp_path):
 
 
 def test_a_failure_is_logged_keeps_the_pdf_and_is_tried_again(tmp_path, caplog):
-    doc = opened(tmp_path).ingest("c1", "paper.pdf", pdfs.paper_pdf()).document
+    doc = opened(tmp_path, contextual=False).ingest("c1", "paper.pdf", pdfs.paper_pdf()).document
     hasty = opened(tmp_path, contextual=True, max_index_seconds=0)  # every indexing times out
     with caplog.at_level(logging.INFO, logger="papertrail.pipeline.carrying"):
         assert hasty.carry_over() == CarryOver(failed=1)
@@ -130,7 +130,7 @@ def test_a_failure_is_logged_keeps_the_pdf_and_is_tried_again(tmp_path, caplog):
 
 
 def test_a_closed_pipeline_carries_nothing_more(tmp_path):
-    opened(tmp_path).ingest("c1", "paper.pdf", pdfs.paper_pdf())
+    opened(tmp_path, contextual=False).ingest("c1", "paper.pdf", pdfs.paper_pdf())
     new = opened(tmp_path, contextual=True)
     new.close()  # the bot stops while its libraries are carried over
     assert new.carry_over() == CarryOver()
@@ -138,8 +138,8 @@ def test_a_closed_pipeline_carries_nothing_more(tmp_path):
 
 
 def test_two_workers_carrying_at_once_index_each_document_once(tmp_path):
-    opened(tmp_path).ingest("c1", "paper.pdf", pdfs.paper_pdf())
-    opened(tmp_path).ingest("c2", "table.pdf", pdfs.table_pdf())
+    opened(tmp_path, contextual=False).ingest("c1", "paper.pdf", pdfs.paper_pdf())
+    opened(tmp_path, contextual=False).ingest("c2", "table.pdf", pdfs.table_pdf())
     leases = LocalLeases()  # what Redis is to worker processes
     workers = [opened(tmp_path, contextual=True, leases=leases) for _ in range(2)]
     results: list[CarryOver] = []
