@@ -93,7 +93,7 @@ class Settings:
     chunk_size: int = _f(800, "PAPERTRAIL_CHUNK_SIZE", "Target chunk length in characters.")
     chunk_overlap: int = _f(100, "PAPERTRAIL_CHUNK_OVERLAP", "Characters shared by neighbours.")
     contextual: bool = _f(
-        True,
+        False,
         "PAPERTRAIL_CONTEXTUAL",
         "Embed a recognised document's passages with its title and section heading.",
     )

@@ -39,25 +39,25 @@ class Weights:
     """
 
     fusion: str = "convex"  # "convex" or "rrf"
-    alpha: float = 0.7  # dense share of the convex combination
+    alpha: float = 0.6  # dense share of the convex combination
     rrf_k: int = 60
     page: float = 0.75
     figure_boost: float = 0.5
     section_boost: float = 0.6
-    docs: int = 5  # at most this many documents read closely (``stages.reading``)
+    docs: int = 6  # at most this many documents read closely (``stages.reading``)
     guard: int = 0  # 1: the top results show each single ranking's first document
-    first: float = 0.2  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-5.03, 3.03, 6.49, 5.85, 6.55, -0.05, 0.14, 0.32, 1.72)
+    first: float = 0.3  # the worth of showing a document at all (``stages.worth``)
+    confidence: tuple[float, ...] = (-4.11, 2.31, 5.89, 2.84, 6.38, 0.62, 0.26, 0.37, 3.68)
     gains: tuple[float, ...] = (
-        0.664,
-        0.139,
-        0.058,
-        0.058,
-        0.018,
-        0.012,
-        0.012,
+        0.645,
+        0.185,
+        0.032,
+        0.032,
+        0.032,
         0.007,
         0.007,
+        0.007,
+        0.001,
         0.001,
     )
 

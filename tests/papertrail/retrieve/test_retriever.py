@@ -303,13 +303,11 @@ def test_many_documents_route_to_the_issuer_the_question_names(store, emb):
         add(store, "C", [cover, "Contents", *body], issuer.encode(), name=f"filing{n}.pdf")
     hits = Retriever(store, emb).search("C", "What was Hooli's net revenue?", k=10)
     assert hits[0].chunk.text == "Net revenue was 1003 million."
-    # a prior, not a filter: the named filing's passages come first and hold most of the
-    # top five; a rival's passage that matches better than the named filing's weaker
-    # ones may take a place among them, and the others compete for the places left
-    named = hits[0].chunk.doc_id
-    top5 = [h.chunk.doc_id for h in hits[:5]]
-    assert top5[:2] == [named, named] and top5.count(named) >= 3
+    # a prior, not a filter: the named filing's passages come first, and where it has
+    # no more, the other filings' passages still compete for the places left
+    named = {h.chunk.doc_id for h in hits[:1]}
     assert len({h.chunk.doc_id for h in hits}) > 1
+    assert all(h.chunk.doc_id in named for h in hits[:3])
 
 
 def test_warm_up_loads_the_model_and_the_recent_channels_bm25(store):
