@@ -43,9 +43,10 @@ class WaitingOcr:
         return [("Scanned invoice total 4,210 euros due in March", Rect(100, 100, 900, 140))]
 
 
-def make(tmp_path, embedder, ocr=None) -> PaperTrail:
+def make(tmp_path, embedder, ocr=None, **settings) -> PaperTrail:
     store = ChromaStore.ephemeral(model=embedder.name)
-    return PaperTrail(Settings(data_dir=tmp_path), embedder=embedder, store=store, ocr=ocr)
+    config = Settings(data_dir=tmp_path, **settings)
+    return PaperTrail(config, embedder=embedder, store=store, ocr=ocr)
 
 
 def test_ocr_runs_beside_the_embedding_and_indexes_what_reading_first_would(tmp_path):
@@ -63,6 +64,18 @@ def test_ocr_runs_beside_the_embedding_and_indexes_what_reading_first_would(tmp_
     got = sorted(pt.store.chunks("c1"), key=lambda c: c.index)
     assert [(c.page, c.text, c.section) for c in got] == [(c.page, c.text, c.section) for c in want]
     assert result.embedded == len({c.text for c in want})  # each distinct text once
+
+
+def test_in_contextual_mode_too_ocr_runs_beside_the_embedding_and_nothing_is_embedded_twice(
+    tmp_path,
+):
+    embedder = SignallingEmbedder()
+    ocr = WaitingOcr(embedder)
+    pt = make(tmp_path, embedder, ocr, contextual=True)
+    result = pt.ingest("c1", "mixed.pdf", pdfs.mixed_pdf())
+    assert ocr.overlapped == [True]  # the text layer's passages, embedded while OCR read
+    texts = {c.text for c in pt.store.chunks("c1")}
+    assert result.embedded == len(texts)  # the early vectors were the final ones
 
 
 def test_timings_name_every_stage(tmp_path):
