@@ -204,13 +204,15 @@ class Indexing:
             try:
                 if not copied:
                     early = self._chunk(layer.blocks, doc_id, name)
-                    # what the text layer says the document is; the vectors are used
-                    # when OCR's pages leave that unchanged (they seldom hold the cover)
-                    guess = identify(name, early, self.retriever.domains)
+                    # in context, what the text layer says the document is; the vectors
+                    # are used when OCR's pages leave that unchanged (they seldom hold the cover)
+                    guess = None
+                    if self.settings.contextual:
+                        guess = identify(name, early, self.retriever.domains)
                     with clock.part("embed"):
                         embedded += embed_all(
                             self.embedder,
-                            passages(early, guess if self.settings.contextual else None),
+                            passages(early, guess),
                             known,
                             call=self.embed_batch,
                             before_call=check,
