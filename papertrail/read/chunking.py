@@ -8,7 +8,9 @@ sentence, then word boundaries, and its box is cut in proportion. Lines are
 joined with spaces; a word hyphenated across a line break is rejoined. A
 heading starts a new chunk, without overlap.
 ``section`` is the nearest heading above (headers repeated on many pages,
-such as a journal's running title, are ignored).
+such as a journal's running title, are ignored), and ``head`` the title and
+column headings of the table a chunk starts in when the chunk does not print
+them (``table_heads.py``).
 
 It does not look at meaning (no semantic splitting) and does not merge a
 page's short tail into the next page.
@@ -18,12 +20,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from papertrail.read.table_heads import heads
 from papertrail.text.lines import is_rtl, line_part
 from papertrail.types import Block, Chunk, Rect
 
 SECTION_CHARS = 120  # longest heading carried into chunks
+HEAD_TAIL = 40  # characters of a head's column headings that show a chunk prints them
 OVERLAP_SLACK = 1.25  # overlap may run this much over ``overlap`` to keep whole lines
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _DIGITS = re.compile(r"\d+")
@@ -37,6 +41,7 @@ class _Unit:
     rect: Rect
     section: str
     heading: bool = False  # part of a heading line
+    head: str = ""  # the head of the table the line is in (``table_heads``)
 
 
 def chunk_blocks(
@@ -59,6 +64,8 @@ def chunk_blocks(
                 pages.setdefault(block.page, []).append(unit)
     chunks: list[Chunk] = []
     for page, units in pages.items():
+        in_force = heads([u.text for u in units], [u.heading for u in units])
+        units = [replace(u, head=h) if h else u for u, h in zip(units, in_force, strict=True)]
         for group, fresh in _pack(units, size, overlap):
             text, starts = _join([u.text for u in group])
             if not any(c.isalnum() for c in text):
@@ -74,9 +81,16 @@ def chunk_blocks(
                     lines=starts,
                     # the heading in force where the chunk starts, else the first one inside
                     section=next((u.section for u in group[fresh:] if u.section), ""),
+                    head=_head(group[0].head, text),
                 )
             )
     return chunks
+
+
+def _head(head: str, text: str) -> str:
+    """The head of the table a chunk starts in, unless the chunk prints its column
+    headings itself (the table's first chunk)."""
+    return "" if head[-HEAD_TAIL:] in text else head
 
 
 def join_lines(lines: Sequence[str]) -> str:

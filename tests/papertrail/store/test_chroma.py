@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from papertrail.errors import PaperTrailError
 from papertrail.settings import Settings
 from papertrail.store.chroma import EF_SEARCH, ChromaStore, open_store
-from papertrail.store.keys import collection_name, index_key
+from papertrail.store.keys import CUT, FIRST_CHUNKING, collection_name, index_key
 from papertrail.types import Chunk, Document, Rect
 from tests.fakes import HashEmbedder
 
@@ -42,6 +42,7 @@ def make_doc(channel: str, texts: list[str], *, seed: bytes = b"pdf", name: str 
             # awkward floats: must come back bit for bit
             rects=(Rect(0.1 + i, 1 / 3, 100.25, 12.000000000000002), Rect(72.0, 80.5, 300.7, 91.1)),
             section="Item 7. Management’s Discussion" if i % 2 else "",
+            head="Cash Flows (in millions) 2019 2018" if i == 2 else "",
         )
         for i, text in enumerate(texts)
     ]
@@ -81,7 +82,7 @@ def test_round_trip_keeps_chunks_and_document_fields_exactly(store):
     assert store.get_document("C1", doc.doc_id) == ready
     got = store.get_document("C1", doc.doc_id)
     assert (got.no_text_pages, got.ocr_pages, got.created) == ((3, 7), (2,), doc.created)
-    assert store.chunks("C1") == chunks  # rects, section, unicode text: exact
+    assert store.chunks("C1") == chunks  # rects, section, table head, unicode text: exact
 
 
 def test_query_returns_cosine_similarity_best_first(store):
@@ -269,6 +270,17 @@ def test_ephemeral_stores_do_not_share_data():
 def test_collection_names_always_satisfy_chroma(channel, model):
     assert CHROMA_NAME.match(collection_name(index_key(model), channel))
     assert CHROMA_NAME.match(collection_name(index_key(model, (400, 50)), channel))
+
+
+def test_passages_cut_another_way_are_another_index_and_the_first_keeps_its_name():
+    assert index_key("m", FIRST_CHUNKING, cut=1) == index_key("m") == "m"  # built before the key
+    assert index_key("m", (400, 50), cut=1) == "m\x00chunks 400/50"
+    assert index_key("m", FIRST_CHUNKING) not in {"m", index_key("m", (400, 50))}
+    assert (
+        index_key("m", FIRST_CHUNKING)
+        == index_key("m", FIRST_CHUNKING, cut=CUT)
+        != index_key("m", FIRST_CHUNKING, cut=CUT + 1)
+    )
 
 
 # -- server mode: the same code against `chroma run` on loopback -----------------
