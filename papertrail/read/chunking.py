@@ -8,9 +8,9 @@ sentence, then word boundaries, and its box is cut in proportion. Lines are
 joined with spaces; a word hyphenated across a line break is rejoined. A
 heading starts a new chunk, without overlap.
 ``section`` is the nearest heading above (headers repeated on many pages,
-such as a journal's running title, are ignored), and ``head`` the title and
-column headings of the table a chunk starts in when the chunk does not print
-them (``table_heads.py``).
+such as a journal's running title, are ignored), and, when asked for, ``head``
+the title and column headings of the table a chunk starts in when the chunk
+does not print them (``table_heads.py``).
 
 It does not look at meaning (no semantic splitting) and does not merge a
 page's short tail into the next page.
@@ -45,9 +45,16 @@ class _Unit:
 
 
 def chunk_blocks(
-    blocks: Sequence[Block], *, doc_id: str, doc_name: str, size: int = 800, overlap: int = 100
+    blocks: Sequence[Block],
+    *,
+    doc_id: str,
+    doc_name: str,
+    size: int = 800,
+    overlap: int = 100,
+    table_heads: bool = False,
 ) -> list[Chunk]:
-    """Chunks of ``blocks`` in document order, numbered from 0."""
+    """Chunks of ``blocks`` in document order, numbered from 0; with ``table_heads``, a
+    chunk inside a table carries the table's head."""
     if size < 20:
         raise ValueError("chunk size must be at least 20 characters")
     overlap = max(0, min(overlap, size // 2))
@@ -64,8 +71,9 @@ def chunk_blocks(
                 pages.setdefault(block.page, []).append(unit)
     chunks: list[Chunk] = []
     for page, units in pages.items():
-        in_force = heads([u.text for u in units], [u.heading for u in units])
-        units = [replace(u, head=h) if h else u for u, h in zip(units, in_force, strict=True)]
+        if table_heads:
+            in_force = heads([u.text for u in units], [u.heading for u in units])
+            units = [replace(u, head=h) if h else u for u, h in zip(units, in_force, strict=True)]
         for group, fresh in _pack(units, size, overlap):
             text, starts = _join([u.text for u in group])
             if not any(c.isalnum() for c in text):

@@ -8,7 +8,9 @@ line of a page the head in force there: the nearest line above whose numbers are
 only the years (and dates) of column headings, with up to ``TITLE_LINES`` short
 lines above it (the title, the unit). A heading or a line of prose ends a
 table, and with it its head. The head is searched with the passage (BM25 and
-its vector); the passage's stored text and boxes stay exactly its own.
+its vector); the passage's stored text and boxes stay exactly its own. It is
+used with ``PAPERTRAIL_TABLE_HEADS`` on (off by default: docs/retrieval.md says
+what it finds and what it costs).
 
 It reads only tables whose columns are headed by years or dates (statements,
 year-on-year comparisons); columns headed by words ("Model", "BLEU") are left

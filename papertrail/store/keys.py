@@ -2,9 +2,9 @@
 
 A channel's chunks live in the collection ``collection_name(index_key(model,
 chunking), channel)``: ``pt-`` + 40 hex digits of sha256, so no channel name
-can collide with another after sanitising. A changed embedding model, chunk
-size (or overlap) or way of cutting (``CUT``) gives another key, so a new index
-is built instead of serving vectors of another model or chunks cut another way.
+can collide with another after sanitising. A changed embedding model or chunk
+size (or overlap) gives another key, so a new index is built instead of
+serving vectors of another model or chunks cut another way.
 """
 
 from __future__ import annotations
@@ -14,19 +14,14 @@ import hashlib
 # (size, overlap) of every index built before chunking joined the key: such an index keeps
 # its collections (its key is the model alone), so upgrading does not re-index every channel
 FIRST_CHUNKING = (800, 100)
-# How chunks are cut and what is searched with them: 2 since a passage inside a table
-# carries the table's head (``read/table_heads.py``). An index cut otherwise is
-# indexed again from its kept PDFs (``pipeline/carrying.py``).
-CUT = 2
 
 
-def index_key(model: str, chunking: tuple[int, int] | None = None, cut: int = CUT) -> str:
+def index_key(model: str, chunking: tuple[int, int] | None = None) -> str:
     """What names a channel's collection besides the channel: the embedding model and,
-    unless it is ``FIRST_CHUNKING`` cut the first way (or None), the chunk size and
-    overlap and, after the first, the way of cutting."""
-    if chunking is None or (tuple(chunking) == FIRST_CHUNKING and cut == 1):
+    unless it is ``FIRST_CHUNKING`` (or None), the chunk size and overlap."""
+    if chunking is None or tuple(chunking) == FIRST_CHUNKING:
         return model
-    return f"{model}\x00chunks {chunking[0]}/{chunking[1]}" + (f" cut {cut}" if cut > 1 else "")
+    return f"{model}\x00chunks {chunking[0]}/{chunking[1]}"
 
 
 def collection_name(key: str, channel: str) -> str:

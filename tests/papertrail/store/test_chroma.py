@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from papertrail.errors import PaperTrailError
 from papertrail.settings import Settings
 from papertrail.store.chroma import EF_SEARCH, ChromaStore, open_store
-from papertrail.store.keys import CUT, FIRST_CHUNKING, collection_name, index_key
+from papertrail.store.keys import collection_name, index_key
 from papertrail.types import Chunk, Document, Rect
 from tests.fakes import HashEmbedder
 
@@ -270,17 +270,6 @@ def test_ephemeral_stores_do_not_share_data():
 def test_collection_names_always_satisfy_chroma(channel, model):
     assert CHROMA_NAME.match(collection_name(index_key(model), channel))
     assert CHROMA_NAME.match(collection_name(index_key(model, (400, 50)), channel))
-
-
-def test_passages_cut_another_way_are_another_index_and_the_first_keeps_its_name():
-    assert index_key("m", FIRST_CHUNKING, cut=1) == index_key("m") == "m"  # built before the key
-    assert index_key("m", (400, 50), cut=1) == "m\x00chunks 400/50"
-    assert index_key("m", FIRST_CHUNKING) not in {"m", index_key("m", (400, 50))}
-    assert (
-        index_key("m", FIRST_CHUNKING)
-        == index_key("m", FIRST_CHUNKING, cut=CUT)
-        != index_key("m", FIRST_CHUNKING, cut=CUT + 1)
-    )
 
 
 # -- server mode: the same code against `chroma run` on loopback -----------------
