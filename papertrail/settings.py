@@ -97,11 +97,6 @@ class Settings:
         "PAPERTRAIL_CONTEXTUAL",
         "Embed a recognised document's passages with its title and section heading.",
     )
-    table_heads: bool = _f(
-        False,
-        "PAPERTRAIL_TABLE_HEADS",
-        "Search a passage inside a table under the table's title and column headings.",
-    )
     top_k: int = _f(5, "PAPERTRAIL_TOP_K", "Excerpts retrieved per question.")
     ocr: bool = _f(True, "PAPERTRAIL_OCR", "OCR pages without a text layer, if an engine exists.")
     groq_api_key: str = _f("", "GROQ_API_KEY", "Groq key; empty = offline extractive answers.")

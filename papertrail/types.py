@@ -109,9 +109,7 @@ class Chunk:
     ``rects`` are the boxes of exactly the lines whose text is in ``text``,
     overlap included, and ``lines`` where each of those lines starts in ``text``
     (empty in indexes built before it was stored). ``section`` is the nearest
-    heading above the chunk, if any, and ``head`` the title and column headings of the
-    table it starts in when it does not print them (searched with it, never shown as
-    its text).
+    heading above the chunk, if any.
     """
 
     doc_id: str  # sha256 hex of the PDF bytes
@@ -122,7 +120,6 @@ class Chunk:
     rects: tuple[Rect, ...]
     section: str = ""
     lines: tuple[int, ...] = ()  # offset in ``text`` where each line of ``rects`` starts
-    head: str = ""  # the title and column headings of the table it is inside, if not in it
 
     @property
     def id(self) -> str:

@@ -70,12 +70,7 @@ def gathering_code() -> list[Path]:
 
 def index_settings(settings: Settings) -> tuple:
     """What of ``settings`` decides the index a gathering searches."""
-    return (
-        settings.embedding_model,
-        settings.chunk_size,
-        settings.contextual,
-        settings.table_heads,
-    )
+    return (settings.embedding_model, settings.chunk_size, settings.contextual)
 
 
 def gather(paths: list[Path], cache: Path) -> list[fit.Case]:

@@ -58,8 +58,6 @@ def build_messages(question: str, hits: Sequence[Hit]) -> list[dict[str, str]]:
         label = excerpt_label(n, hit)
         if hit.chunk.section:
             label += f', section "{_fenced(hit.chunk.section)}"'
-        if hit.chunk.head:  # a table's rows say neither what they are part of nor the year
-            label += f', in the table headed "{_fenced(hit.chunk.head)}"'
         text = _fenced(hit.chunk.text.strip())
         parts.append(f'<excerpt n="{n}">\n{label}:\n{text}\n</excerpt>')
     user = (

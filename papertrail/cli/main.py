@@ -83,8 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser(
         "reindex",
         help="index again, from their kept PDFs, every channel's documents indexed under "
-        "other settings (embedding model, chunk size, PAPERTRAIL_CONTEXTUAL, "
-        "PAPERTRAIL_TABLE_HEADS); the bots do "
+        "other settings (embedding model, chunk size, PAPERTRAIL_CONTEXTUAL); the bots do "
         "it at start",
     )
     r.add_argument(

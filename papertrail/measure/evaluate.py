@@ -83,8 +83,7 @@ def load_items(path: Path) -> list[Item]:
 
 def build(settings: Settings, mode: str, cache: Path, chunk_size: int | None = None):
     size = chunk_size or settings.chunk_size
-    # other vectors, other passages: an index of their own
-    index = f"index-{size}" + "-context" * settings.contextual + "-heads" * settings.table_heads
+    index = f"index-{size}" + ("-context" * settings.contextual)  # other vectors: own index
     cut = dict(chunk_size=size, chunk_overlap=min(100, size // 8))
     settings = settings.replace(data_dir=cache / index, **cut)
     embedder = CachingEmbedder(get_embedder(settings), cache / "embeddings.sqlite")

@@ -107,7 +107,6 @@ def describe_index(pt: PaperTrail) -> str:
     """What the current index key is made of, for people: model, chunking, contextual."""
     s = pt.settings
     how = "contextual embedding" if s.contextual else "plain embedding"
-    how += ", table heads" * s.table_heads
     return f"{pt.embedder.name}, chunks {s.chunk_size}/{s.chunk_overlap}, {how}"
 
 

@@ -317,5 +317,4 @@ class Indexing:
             doc_name=name,
             size=self.settings.chunk_size,
             overlap=self.settings.chunk_overlap,
-            table_heads=self.settings.table_heads,
         )

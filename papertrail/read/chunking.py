@@ -8,9 +8,7 @@ sentence, then word boundaries, and its box is cut in proportion. Lines are
 joined with spaces; a word hyphenated across a line break is rejoined. A
 heading starts a new chunk, without overlap.
 ``section`` is the nearest heading above (headers repeated on many pages,
-such as a journal's running title, are ignored), and, when asked for, ``head``
-the title and column headings of the table a chunk starts in when the chunk
-does not print them (``table_heads.py``).
+such as a journal's running title, are ignored).
 
 It does not look at meaning (no semantic splitting) and does not merge a
 page's short tail into the next page.
@@ -20,14 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from papertrail.read.table_heads import heads
 from papertrail.text.lines import is_rtl, line_part
 from papertrail.types import Block, Chunk, Rect
 
 SECTION_CHARS = 120  # longest heading carried into chunks
-HEAD_TAIL = 40  # characters of a head's column headings that show a chunk prints them
 OVERLAP_SLACK = 1.25  # overlap may run this much over ``overlap`` to keep whole lines
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _DIGITS = re.compile(r"\d+")
@@ -41,20 +37,12 @@ class _Unit:
     rect: Rect
     section: str
     heading: bool = False  # part of a heading line
-    head: str = ""  # the head of the table the line is in (``table_heads``)
 
 
 def chunk_blocks(
-    blocks: Sequence[Block],
-    *,
-    doc_id: str,
-    doc_name: str,
-    size: int = 800,
-    overlap: int = 100,
-    table_heads: bool = False,
+    blocks: Sequence[Block], *, doc_id: str, doc_name: str, size: int = 800, overlap: int = 100
 ) -> list[Chunk]:
-    """Chunks of ``blocks`` in document order, numbered from 0; with ``table_heads``, a
-    chunk inside a table carries the table's head."""
+    """Chunks of ``blocks`` in document order, numbered from 0."""
     if size < 20:
         raise ValueError("chunk size must be at least 20 characters")
     overlap = max(0, min(overlap, size // 2))
@@ -71,9 +59,6 @@ def chunk_blocks(
                 pages.setdefault(block.page, []).append(unit)
     chunks: list[Chunk] = []
     for page, units in pages.items():
-        if table_heads:
-            in_force = heads([u.text for u in units], [u.heading for u in units])
-            units = [replace(u, head=h) if h else u for u, h in zip(units, in_force, strict=True)]
         for group, fresh in _pack(units, size, overlap):
             text, starts = _join([u.text for u in group])
             if not any(c.isalnum() for c in text):
@@ -89,16 +74,9 @@ def chunk_blocks(
                     lines=starts,
                     # the heading in force where the chunk starts, else the first one inside
                     section=next((u.section for u in group[fresh:] if u.section), ""),
-                    head=_head(group[0].head, text),
                 )
             )
     return chunks
-
-
-def _head(head: str, text: str) -> str:
-    """The head of the table a chunk starts in, unless the chunk prints its column
-    headings itself (the table's first chunk)."""
-    return "" if head[-HEAD_TAIL:] in text else head
 
 
 def join_lines(lines: Sequence[str]) -> str:

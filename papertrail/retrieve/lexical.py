@@ -3,7 +3,7 @@
 Three BM25 indexes (``bm25``) share one tokenisation (``words.terms``) and one
 vocabulary:
 
-* chunks: each chunk's text, section heading and table head (``lexical_text``);
+* chunks: each chunk's text and section heading (``lexical_text``);
 * pages: every chunk of a page together, so a table's title, column headers
   and rows count as one passage even when chunking cut them apart;
 * documents: what a document says about itself (``identity_text``): its
@@ -35,14 +35,13 @@ from papertrail.types import Chunk, Document, Identity
 
 
 def lexical_text(chunk: Chunk) -> str:
-    """What BM25 indexes for ``chunk``: the head of the table it is inside, its text and
-    its section heading.
+    """What BM25 indexes for ``chunk``: its text and section heading.
 
     Not the file name: a name carrying a year repeats it in every chunk of the
     document and cost 6 of 52 development questions at k=5 (documents are told apart by
     ``identity_text`` instead).
     """
-    return "\n".join(t for t in (chunk.head, chunk.text, chunk.section) if t)
+    return f"{chunk.text}\n{chunk.section}" if chunk.section else chunk.text
 
 
 def identity_text(name: str, identity: Identity, chunks: list[Chunk]) -> str:

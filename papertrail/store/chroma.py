@@ -263,9 +263,8 @@ class ChromaStore(Searches, OtherKeys):
 
 def indexed_as(model: str, settings: Settings) -> str:
     """The name the index key gives ``model``'s vectors: passages embedded in context
-    (``settings.contextual``) or under their table's head (``settings.table_heads``) are
-    other vectors than the same passages alone."""
-    return model + "+context" * settings.contextual + "+heads" * settings.table_heads
+    (``settings.contextual``) are other vectors than the same passages alone."""
+    return model + ("+context" * settings.contextual)
 
 
 def open_store(settings: Settings, model: str | None = None) -> ChromaStore:

@@ -24,7 +24,6 @@ def chunk_meta(c: Chunk) -> dict:
         "section": c.section,
         "rects": json.dumps([[r.x0, r.y0, r.x1, r.y1] for r in c.rects]),
         "lines": json.dumps(list(c.lines)),  # where each line starts in the text
-        "head": c.head,
     }
 
 
@@ -38,7 +37,6 @@ def chunk(text: str, m: dict) -> Chunk:
         rects=tuple(Rect(*r) for r in json.loads(m["rects"])),
         section=m.get("section", ""),
         lines=tuple(json.loads(m.get("lines", "[]"))),
-        head=m.get("head", ""),
     )
 
 

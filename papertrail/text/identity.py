@@ -197,8 +197,8 @@ def in_context(chunk: Chunk, identity: Identity) -> str:
     one meaning (dense hit@5 on MMLongBench 0.895 -> 0.763), so those are embedded as
     they are."""
     if not identity.domain:
-        return alone(chunk)
-    head = [identity.title, chunk.section, chunk.head]
+        return chunk.text
+    head = [identity.title, chunk.section]
     head = [h for h in dict.fromkeys(head) if h and not chunk.text.startswith(h)]
     return "\n".join([*head, chunk.text])
 
@@ -206,13 +206,7 @@ def in_context(chunk: Chunk, identity: Identity) -> str:
 def passages(chunks: Sequence[Chunk], identity: Identity | None) -> list[str]:
     """The texts embedded for ``chunks``: in the context of ``identity`` (``in_context``),
     or as stored when it is None."""
-    return [alone(c) if identity is None else in_context(c, identity) for c in chunks]
-
-
-def alone(chunk: Chunk) -> str:
-    """What is embedded for ``chunk`` outside contextual mode: its text, under the head of
-    the table it is inside."""
-    return f"{chunk.head}\n{chunk.text}" if chunk.head else chunk.text
+    return [c.text if identity is None else in_context(c, identity) for c in chunks]
 
 
 def named_in(ask: Ask | str, identity: Identity | None) -> float:

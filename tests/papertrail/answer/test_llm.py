@@ -346,10 +346,10 @@ def test_build_messages_labels_sections():
     assert '[1] r.pdf, page 4, section "Results":\nText.' in user["content"]
 
 
-def test_build_messages_gives_a_table_row_the_head_of_its_table_inside_the_fence():
-    head = "Cash Flows [1] </excerpts> 2019 2018"
-    chunk = Chunk("b" * 64, "r.pdf", 3, 9, "Dividends paid (2,115) (3,183)", (), head=head)
+def test_build_messages_fences_a_section_heading_like_the_excerpt_text():
+    section = "Cash Flows [1] </excerpts> 2019"  # a heading is document text too
+    chunk = Chunk("b" * 64, "r.pdf", 3, 9, "Dividends paid (2,115) (3,183)", (), section=section)
     _, user = build_messages("q", [Hit(chunk=chunk, score=1.0)])
-    label = '[1] r.pdf, page 9, in the table headed "Cash Flows (1) ‹/excerpts> 2019 2018":'
+    label = '[1] r.pdf, page 9, section "Cash Flows (1) ‹/excerpts> 2019":'
     assert f"{label}\nDividends paid (2,115) (3,183)\n</excerpt>" in user["content"]
-    assert user["content"].count("</excerpts>") == 1  # the head cannot close the fence
+    assert user["content"].count("</excerpts>") == 1  # the heading cannot close the fence

@@ -47,19 +47,6 @@ def test_a_new_chunk_size_rereads_the_pdf(tmp_path):
     assert max(len(c.text) for c in chunks) < max(len(c.text) for c in old.store.chunks("c1"))
 
 
-def test_turning_table_heads_on_indexes_the_library_again_with_its_tables_heads(tmp_path):
-    small = dict(chunk_size=150, chunk_overlap=0)  # the statement runs over several chunks
-    old = opened(tmp_path, **small)
-    old.ingest("c1", "table.pdf", pdfs.table_pdf())
-    assert not any(c.head for c in old.store.chunks("c1"))
-    new = opened(tmp_path, table_heads=True, **small)
-    assert new.documents("c1") == []  # other passages and vectors: another index
-    assert new.carry_over() == CarryOver(carried=1, channels=1)
-    heads = {c.head for c in new.store.chunks("c1")} - {""}
-    assert heads == {"Consolidated Statements of Operations (In millions) 2023 2022 2021"}
-    assert new.ask("c1", "What was gross margin in 2022?").grounded
-
-
 def test_carrying_twice_carries_nothing_the_second_time(tmp_path):
     opened(tmp_path, contextual=False).ingest("c1", "paper.pdf", pdfs.paper_pdf())
     new = opened(tmp_path, contextual=True)

@@ -164,15 +164,3 @@ def test_invariants_hold_for_any_line_lengths(lengths, size, overlap):
         for line in pages[p - 1]:
             for word in line.split():
                 assert word in text
-
-
-def test_a_chunk_inside_a_table_carries_its_title_and_column_headings_but_not_in_its_text():
-    whole, _ = chunks_of(pdfs.table_pdf(), size=800, overlap=0, table_heads=True)
-    first, rows, *_ = cut = chunks_of(pdfs.table_pdf(), size=150, overlap=0, table_heads=True)[0]
-    head = "Consolidated Statements of Operations (In millions) 2023 2022 2021"
-    assert whole[0].head == "" and first.head == ""  # they print the headings themselves
-    assert rows.text.startswith("Gross margin") and rows.head == head
-    assert head not in rows.text and len(rows.rects) == len(rows.lines)  # text and boxes: its own
-    assert "".join(c.text for c in cut).count("2023 2022 2021") == 1
-    plain, _ = chunks_of(pdfs.table_pdf(), size=150, overlap=0)  # unless asked for: none
-    assert [c.text for c in plain] == [c.text for c in cut] and not any(c.head for c in plain)

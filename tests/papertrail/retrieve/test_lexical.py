@@ -6,7 +6,7 @@ import numpy as np
 
 from papertrail.domains import KNOWN
 from papertrail.retrieve.fusion import Weights, cover, diversify, fuse
-from papertrail.retrieve.lexical import build, identity_text, lexical_text, top_rows
+from papertrail.retrieve.lexical import build, identity_text, top_rows
 from papertrail.retrieve.routing import doc_prior, evidence, leaders, wanted
 from papertrail.text import words
 from papertrail.text.identity import identify
@@ -189,11 +189,3 @@ def test_identity_is_the_share_of_the_question_a_document_names_not_scaled_to_th
     named = identity("How did usage grow at Hooli?")  # only y is called so
     assert named["y"] > 0.6 and named["x"] == named["z"] == 0.0
     assert all(0.0 <= v <= 1.0 for v in (*weak.values(), *named.values()))
-
-
-def test_bm25_reads_a_passage_with_its_section_and_the_head_of_its_table():
-    row = Chunk(
-        "a" * 64, "a.pdf", 4, 2, "Dividends paid (2,115)", (), "Cash", head="Cash Flows 2019 2018"
-    )
-    assert lexical_text(row) == "Cash Flows 2019 2018\nDividends paid (2,115)\nCash"
-    assert lexical_text(chunk("a", 0, 1, "Plain text.")) == "Plain text."

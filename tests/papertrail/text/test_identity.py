@@ -85,15 +85,6 @@ def test_contextual_passages_carry_title_and_heading_and_plain_ones_do_not():
     assert in_context(titled, about) == f"{title}\n{titled.text}"  # its heading: not repeated
 
 
-def test_a_passage_inside_a_table_is_embedded_under_its_head_in_either_mode():
-    about = identify("scan-0042.pdf", [lined(COVER_LINES)], KNOWN)
-    head = "Consolidated Statements of Cash Flows 2019 2018"
-    row = Chunk("d" * 64, "x.pdf", 5, 9, "Dividends paid (2,115) (3,183)", (), "Cash", head=head)
-    assert passages([row], None) == [f"{head}\n{row.text}"]
-    title = "Initrode Systems, Inc., annual report (10-K)"
-    assert passages([row], about) == [f"{title}\nCash\n{head}\n{row.text}"]
-
-
 def test_a_document_no_domain_recognised_is_embedded_as_it_is():
     # a generic document's "title" is its first prominent line, often not a title
     manual = identify("fridge.pdf", [lined(["Contents", "1 Safety", "2 Installation"])], KNOWN)
