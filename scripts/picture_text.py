@@ -22,23 +22,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 
 import pymupdf
 
 from papertrail.read.ocr import get_ocr
+from papertrail.read.pagetext import has_text
 from papertrail.read.scans import picture_share, stamped_scan
 
-WORD = re.compile(r"[^\W\d_]{3,}")
 MIN_LETTERS = 6  # a shorter OCR line (a tick label, a stray mark) is not counted
 HELD = 0.5  # share of a line's letter trigrams the layer holds for the line to be in it
 DPI = 150  # what OCR reads a page at here: enough for a chart's labels
-
-
-def words(text: str) -> set[str]:
-    return set(WORD.findall(text))
 
 
 def letters(text: str) -> str:
@@ -62,8 +57,8 @@ def missed(path: Path, min_share: float, engine) -> dict:
     with pymupdf.open(path) as doc:
         for page in doc:
             layer = page.get_text()
-            if not words(layer) or stamped_scan(page, layer):
-                continue  # OCR reads this page already
+            if not has_text(layer) or stamped_scan(page, layer):
+                continue  # indexing reads this page by OCR already (as ``read_text_layer`` decides)
             pages += 1
             if picture_share(page) < min_share:
                 continue
