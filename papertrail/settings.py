@@ -98,7 +98,11 @@ class Settings:
         "Embed a recognised document's passages with its title and section heading.",
     )
     top_k: int = _f(5, "PAPERTRAIL_TOP_K", "Excerpts retrieved per question.")
-    ocr: bool = _f(True, "PAPERTRAIL_OCR", "OCR pages without a text layer, if an engine exists.")
+    ocr: bool = _f(
+        True,
+        "PAPERTRAIL_OCR",
+        "OCR pages without a text layer, and pictures on pages with one, if an engine exists.",
+    )
     groq_api_key: str = _f("", "GROQ_API_KEY", "Groq key; empty = offline extractive answers.")
     groq_model: str = _f("llama-3.3-70b-versatile", "GROQ_MODEL", "Groq chat model.")
     groq_base_url: str = _f(

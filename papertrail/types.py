@@ -100,6 +100,7 @@ class Block:
     lines: tuple[Line, ...]
     ocr: bool = False  # True when the text came from OCR, not the text layer
     heading: bool = False  # a short line set larger or bold than the body: a section title
+    picture: bool = False  # read by OCR inside a picture on a page that has a text layer
 
 
 @dataclass(frozen=True)

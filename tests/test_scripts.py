@@ -21,23 +21,7 @@ def test_the_script_imports(path, monkeypatch):
     assert module.__doc__  # says what it is for
 
 
-def _picture_page_pdf() -> bytes:
-    """A page with a text layer and a picture of a chart title the layer does not hold."""
-    import pymupdf
-
-    art = pymupdf.open()
-    art.new_page(width=300, height=150).insert_text(
-        (10, 80), "Quarterly revenue chart", fontsize=22
-    )
-    pix = art[0].get_pixmap(dpi=150)
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 72), "Annual report body text about the company.", fontsize=11)
-    page.insert_image(pymupdf.Rect(36, 100, 576, 400), pixmap=pix)
-    return doc.tobytes()
-
-
-def test_the_picture_check_counts_what_ocr_reads_in_pictures_and_the_layer_lacks(tmp_path):
+def test_the_picture_check_counts_what_indexing_adds_from_pictures(tmp_path):
     sys.path.insert(0, str(SCRIPTS[0].parent))
     try:
         import picture_text
@@ -45,16 +29,20 @@ def test_the_picture_check_counts_what_ocr_reads_in_pictures_and_the_layer_lacks
         sys.path.remove(str(SCRIPTS[0].parent))
 
     from papertrail.read.ocr import get_ocr
+    from papertrail.types import Rect
+    from tests.papertrail.read.test_pictures import page_with_picture
 
     pdf = tmp_path / "chart.pdf"
-    pdf.write_bytes(_picture_page_pdf())
-    row = picture_text.missed(pdf, 0.15, get_ocr())
-    assert (row["pages with text"], row["with pictures"], row["missed lines"]) == (1, 1, 1)
+    pdf.write_bytes(page_with_picture())
+    row = picture_text.added(pdf, get_ocr())
+    assert (row["pages with text"], row["with pictures read"], row["lines added"]) == (1, 1, 1)
     assert "revenue" in row["examples"][0].lower()
 
-    class Reads:  # an OCR that reads the page's own text back: nothing is missed
-        def read(self, png):
-            return [("Annual report body text", None), ("ab", None)]
+    class Reads:  # an OCR that reads the page's own text back: nothing is added
+        def read_scored(self, png):
+            return 0, [
+                ("Annual report body text", Rect(0, 0, 9, 9), 1.0),
+                ("ab", Rect(0, 9, 9, 18), 1.0),
+            ]
 
-    assert picture_text.missed(pdf, 0.15, Reads())["missed lines"] == 0
-    assert picture_text.missed(pdf, 0.9, get_ocr())["with pictures"] == 0  # too small a share
+    assert picture_text.added(pdf, Reads())["lines added"] == 0

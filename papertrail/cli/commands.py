@@ -102,9 +102,12 @@ def _print_ingest(result, path: Path) -> None:
     state = "indexed" if result.new else "already indexed"
     print(f"{state}: {path.name} — {d.pages} pages, {d.chunks} chunks", file=sys.stderr)
     spent = result.timings or {}
-    if d.ocr_pages and result.new:
+    pictured = int(spent.get("picture_pages", 0))
+    if (d.ocr_pages or pictured) and result.new:
+        read = [f"{len(d.ocr_pages)} page(s)"] if d.ocr_pages else []
+        read += [f"the pictures of {pictured} page(s)"] if pictured else []
         print(
-            f"  OCR: {len(d.ocr_pages)} page(s) in {spent.get('ocr', 0.0):.1f} s, "
+            f"  OCR: {' and '.join(read)} in {spent.get('ocr', 0.0):.1f} s, "
             "beside the embedding of the other pages",
             file=sys.stderr,
         )

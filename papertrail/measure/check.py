@@ -9,7 +9,8 @@ its time limit, prints a table and a summary, and exits non-zero when any
 file crashed, timed out, took longer than its limit or over 1.5 GB, or was
 "indexed" into nothing. The time limit grows with the file (``time_limit``):
 ``timeout`` (60 s: model loading, one question) plus 0.6 s a page plus 30 s
-a page that looks like a scan (a picture and almost no text: OCR), counted by
+a page that looks like a scan (a picture and almost no text: OCR) plus 10 s
+a page of text whose pictures OCR reads, counted by
 the parent before the child starts, so a 352-page book or a scanned sample
 keeps a margin of several times its time on a busy shared machine while a
 hang on a small file is still caught within a minute. What the child does with a file (ingest, ask,
@@ -33,6 +34,7 @@ from pathlib import Path
 from papertrail.errors import PaperTrailError
 from papertrail.measure.check_child import OUTCOMES, Command, child_command, high_water_mb
 from papertrail.offline import offline_env
+from papertrail.read.pictures import picture_boxes
 from papertrail.settings import Settings
 
 TIME_TARGET = 60.0  # seconds per file, ingest + question, model loading included
@@ -40,6 +42,7 @@ TIME_TARGET = 60.0  # seconds per file, ingest + question, model loading include
 # (niced), the 4 scanned pages of a rotated sample 19 s and 86 s. These give both 2x that.
 PER_PAGE = 0.6  # more seconds a page (read + embed: ~0.07 s a page idle)
 PER_PICTURE_PAGE = 30.0  # more seconds a page that looks scanned (OCR: ~5 s a page idle)
+PER_READ_PICTURES = 10.0  # more seconds a page of text whose pictures OCR reads (~1 s idle)
 PICTURE_COVER = 0.1  # share of a page a picture must cover to count (as the OCR rule)
 FEW_CHARACTERS = 50  # text on a picture page below which it counts as a scan
 MEMORY_TARGET_MB = 1536.0  # peak resident memory of one child
@@ -122,7 +125,8 @@ def run_check(
     print(summary(results))
     print(
         f"time limit per file: {timeout:g} s + {PER_PAGE:g} s a page + "
-        f"{PER_PICTURE_PAGE:g} s a page that looks scanned (OCR)"
+        f"{PER_PICTURE_PAGE:g} s a page that looks scanned (OCR) + "
+        f"{PER_READ_PICTURES:g} s a page whose pictures OCR reads"
     )
     for r in results:
         for why in r.problems():
@@ -166,8 +170,9 @@ def run_one(path: Path, command: Command, result_path: Path, *, timeout: float) 
 
 def time_limit(path: Path, base: float) -> float:
     """Seconds ``path`` may take: ``base`` plus ``PER_PAGE`` a page plus
-    ``PER_PICTURE_PAGE`` a page that looks scanned; ``base`` alone for a file
-    that does not open (it is refused in seconds anyway)."""
+    ``PER_PICTURE_PAGE`` a page that looks scanned plus ``PER_READ_PICTURES`` a
+    page of text whose pictures OCR reads; ``base`` alone for a file that does
+    not open (it is refused in seconds anyway)."""
     import pymupdf
 
     try:
@@ -175,10 +180,13 @@ def time_limit(path: Path, base: float) -> float:
             if doc.needs_pass:
                 return base
             pages = doc.page_count
-            scans = sum(_looks_scanned(page) for page in doc)
+            scans = [_looks_scanned(page) for page in doc]
+            pictured = sum(
+                not s and bool(picture_boxes(page)) for s, page in zip(scans, doc, strict=True)
+            )
     except Exception:  # corrupt, empty, not a PDF: the child reports it
         return base
-    return base + PER_PAGE * pages + PER_PICTURE_PAGE * scans
+    return base + PER_PAGE * pages + PER_PICTURE_PAGE * sum(scans) + PER_READ_PICTURES * pictured
 
 
 def _looks_scanned(page) -> bool:

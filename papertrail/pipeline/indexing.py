@@ -194,16 +194,18 @@ class Indexing:
         known = self.store.vectors_elsewhere(channel, doc_id)  # keyed by stored text
         copied = bool(known)  # then passages are looked up by stored text, context or not
         embedded = 0
-        ocr_todo = layer.ocr_todo if self.ocr is not None else ()
-        if ocr_todo:
+        if self.ocr is not None and layer.ocr_any:
             # OCR reads its pages on its own thread while the text layer's passages are
             # embedded; chunks never cross pages, so those passages are the final ones
+            # (but on pages whose pictures OCR reads: they get more lines)
             reading = _OCR_THREAD.submit(
                 finish_ocr, layer, data, self.settings, password=password, ocr=self.ocr
             )
             try:
                 if not copied:
-                    early = self._chunk(layer.blocks, doc_id, name)
+                    pictured = {pno for pno, _ in layer.pictures}
+                    settled = [b for b in layer.blocks if b.page not in pictured]
+                    early = self._chunk(settled, doc_id, name)
                     # in context, what the text layer says the document is; the vectors
                     # are used when OCR's pages leave that unchanged (they seldom hold the cover)
                     guess = None
@@ -289,7 +291,11 @@ class Indexing:
         except Exception:  # only a speed-up: the first question builds it otherwise
             log.exception("warming the BM25 index of %s failed", channel)
         clock.mark("lexical")
-        timings = clock.timings(ocr=parsed.ocr_seconds, ocr_pages=len(parsed.ocr_pages))
+        timings = clock.timings(
+            ocr=parsed.ocr_seconds,
+            ocr_pages=len(parsed.ocr_pages),
+            picture_pages=len(parsed.picture_pages),
+        )
         return IngestResult(doc, True, embedded, parsed.warnings, timings)
 
     def _read(

@@ -6,7 +6,8 @@ included) and a snippet can outline them. A chunk never crosses a page and
 never exceeds ``size`` characters: a line longer than that is split at
 sentence, then word boundaries, and its box is cut in proportion. Lines are
 joined with spaces; a word hyphenated across a line break is rejoined. A
-heading starts a new chunk, without overlap.
+heading starts a new chunk, without overlap, and so does the text OCR read
+inside a picture (``Block.picture``): a diagram's labels get passages of their own.
 ``section`` is the nearest heading above (headers repeated on many pages,
 such as a journal's running title, are ignored).
 
@@ -37,6 +38,7 @@ class _Unit:
     rect: Rect
     section: str
     heading: bool = False  # part of a heading line
+    picture: bool = False  # read inside a picture (Block.picture)
 
 
 def chunk_blocks(
@@ -55,7 +57,7 @@ def chunk_blocks(
             section = block.text[:SECTION_CHARS].strip()
         for line in block.lines:
             for text, rect in split_line(line.text, line.rect, size):
-                unit = _Unit(text, rect, section, heading)
+                unit = _Unit(text, rect, section, heading, block.picture)
                 pages.setdefault(block.page, []).append(unit)
     chunks: list[Chunk] = []
     for page, units in pages.items():
@@ -139,8 +141,14 @@ def _pack(units: list[_Unit], size: int, overlap: int) -> list[tuple[list[_Unit]
     group: list[_Unit] = []
     fresh = 0  # index in ``group`` of the first unit that is not overlap
     for unit in units:
-        # a heading opens a new chunk: sections do not share chunks or overlap
-        if unit.heading and len(group) > fresh and not group[-1].heading:
+        if group and unit.picture != group[-1].picture:
+            # a picture's words and the page's text share no chunk, nor overlap: a
+            # diagram's labels would blur a paragraph's meaning, and it theirs
+            if len(group) > fresh:
+                out.append((group, fresh))
+            group, fresh = [], 0
+        elif unit.heading and len(group) > fresh and not group[-1].heading:
+            # a heading opens a new chunk: sections do not share chunks or overlap
             out.append((group, fresh))
             group, fresh = [], 0
         elif group and _length(group) + 1 + len(unit.text) > size:

@@ -6,9 +6,11 @@ pages, corrupt, password-protected, no pages, no text), reads each page with
 ``pagetext.page_layout`` (lines in reading order, boxes on the displayed
 page) and reports pages without usable text. It does not OCR by itself: an
 ``OcrEngine`` (see ``ocr.py``) may be passed in, and pages without text are
-rendered and handed to it. ``read_pdf`` is two halves the pipeline also calls
-apart: ``read_text_layer`` (every page's text, which pages need OCR) and
-``finish_ocr`` (those pages read), so passages can be embedded while OCR runs.
+rendered and handed to it, as are the pictures of pages with text (their
+words, where the layer lacks them: ``pictures.py``). ``read_pdf`` is two
+halves the pipeline also calls apart: ``read_text_layer`` (every page's text,
+which pages and pictures need OCR) and ``finish_ocr`` (those read), so
+passages can be embedded while OCR runs.
 Opening and refusing bytes is ``opening.py``'s.
 """
 
@@ -26,6 +28,7 @@ from papertrail.errors import PaperTrailError
 from papertrail.read.layout import TextBlock, TextLine
 from papertrail.read.opening import check_bytes, decrypted, open_document
 from papertrail.read.pagetext import body_size, clean_text, has_text, page_layout, to_block
+from papertrail.read.pictures import PictureOcr, picture_boxes, read_pictures
 from papertrail.read.scans import looks_scanned, stamped_scan
 from papertrail.settings import Settings
 from papertrail.types import Block, Rect
@@ -60,6 +63,7 @@ class ParsedPdf:
     blocks: tuple[Block, ...]
     no_text_pages: tuple[int, ...] = ()  # 1-based pages without usable text (after OCR)
     ocr_pages: tuple[int, ...] = ()  # 1-based pages whose text came from OCR
+    picture_pages: tuple[int, ...] = ()  # pages with a text layer whose pictures' text OCR added
     repaired: bool = False  # MuPDF had to repair the file's structure
     warnings: tuple[str, ...] = ()  # user-facing
     ocr_seconds: float = 0.0  # wall time spent reading pages with OCR
@@ -94,10 +98,17 @@ class TextLayer:
     stamped: tuple[int, ...]  # a scan under a line of text: OCR adds the picture's text
     broken: tuple[int, ...]
     repaired: bool
+    # pages with a text layer and the boxes of their pictures that OCR should read
+    pictures: tuple[tuple[int, tuple[Rect, ...]], ...] = ()
 
     @property
-    def ocr_todo(self) -> tuple[int, ...]:
+    def ocr_todo(self) -> tuple[int, ...]:  # pages OCR reads whole
         return tuple(sorted(self.empty + self.stamped))
+
+    @property
+    def ocr_any(self) -> bool:
+        """OCR has something to read: whole pages or pictures."""
+        return bool(self.ocr_todo or self.pictures)
 
 
 def read_text_layer(
@@ -124,6 +135,7 @@ def read_text_layer(
         short: list[tuple[int, list[TextBlock]]] = []  # a few words only ("Issue 6010")
         broken: list[int] = []
         stamped: list[int] = []  # a scan under a line of text: OCR adds the picture's text
+        pictures: list[tuple[int, tuple[Rect, ...]]] = []  # text pages' pictures to read
         for i in range(total):
             try:
                 found = page_layout(doc[i])
@@ -136,6 +148,8 @@ def read_text_layer(
                 pages.append((i + 1, found))
                 if stamped_scan(doc[i], text):
                     stamped.append(i + 1)
+                elif boxes := picture_boxes(doc[i]):
+                    pictures.append((i + 1, boxes))
             elif i + 1 in broken or looks_scanned(doc[i]):
                 empty.append(i + 1)
             else:
@@ -156,6 +170,7 @@ def read_text_layer(
             stamped=tuple(stamped),
             broken=tuple(broken),
             repaired=bool(doc.is_repaired),
+            pictures=tuple(pictures),
         )
 
 
@@ -170,10 +185,12 @@ def finish_ocr(
     """``layer`` with its ``ocr_todo`` pages read by ``ocr`` (when given): the ParsedPdf."""
     blocks = list(layer.blocks)
     ocred: list[int] = []
+    pictured: list[int] = []
     started = time.perf_counter()
-    if ocr is not None and layer.ocr_todo:
+    if ocr is not None and layer.ocr_any:
         # OCR takes seconds a page: spend at most half the indexing time limit on it
-        # and leave the rest of the pages listed as without text.
+        # and leave the rest of the pages listed as without text. Pages without text
+        # come first; pictures on pages with text get what is left, at most a quarter.
         deadline = time.monotonic() + settings.max_index_seconds / 2
         with open_document(data, password) as doc:
             for pno in layer.ocr_todo:
@@ -184,6 +201,19 @@ def finish_ocr(
                 if got:
                     blocks.extend(got)
                     ocred.append(pno)
+            deadline = min(deadline, time.monotonic() + settings.max_index_seconds / 4)
+            # pictures only with an engine that says how sure it is: a photo read as letters
+            todo = layer.pictures if isinstance(ocr, PictureOcr) else ()
+            for n, (pno, boxes) in enumerate(todo):
+                if time.monotonic() > deadline:
+                    left = len(layer.pictures) - n
+                    log.info("OCR time budget spent; pictures of %d pages left unread", left)
+                    break
+                text = " ".join(b.text for b in layer.blocks if b.page == pno)
+                got = read_pictures(doc[pno - 1], pno, boxes, text, ocr)
+                if got:
+                    blocks.extend(got)
+                    pictured.append(pno)
         blocks.sort(key=lambda b: b.page)  # stable: keeps each page's order
     unread = [p for p in layer.empty if p not in ocred]
     no_text = tuple(sorted(set(unread + list(layer.blank)) - layer.text_pages))
@@ -194,9 +224,10 @@ def finish_ocr(
         blocks=tuple(blocks),
         no_text_pages=no_text,
         ocr_pages=tuple(ocred),
+        picture_pages=tuple(pictured),
         repaired=layer.repaired,
         warnings=tuple(_warnings(layer.repaired, list(layer.broken), unread, ocred)),
-        ocr_seconds=time.perf_counter() - started if ocr is not None and layer.ocr_todo else 0.0,
+        ocr_seconds=time.perf_counter() - started if ocr is not None and layer.ocr_any else 0.0,
     )
 
 

@@ -42,6 +42,9 @@ class WaitingOcr:
             self.overlapped.append(self.embedder.started.wait(WAIT))
         return [("Scanned invoice total 4,210 euros due in March", Rect(100, 100, 900, 140))]
 
+    def read_scored(self, png: bytes):  # for pictures: the same line, sure of it
+        return 0, [(t, r, 1.0) for t, r in self.read(png)]
+
 
 def make(tmp_path, embedder, ocr=None, **settings) -> PaperTrail:
     store = ChromaStore.ephemeral(model=embedder.name)
@@ -145,3 +148,20 @@ def test_the_next_pdf_of_a_drop_is_read_while_the_current_one_is_embedded(tmp_pa
     assert results[1].document.chunks == want.document.chunks
     got = [(c.page, c.text) for c in pt.store.chunks("c1", [want.document.doc_id])]
     assert got == [(c.page, c.text) for c in alone.store.chunks("c1")]
+
+
+def test_a_pictures_words_are_indexed_on_its_page_and_that_page_is_embedded_once(tmp_path):
+    from tests.papertrail.read.test_pictures import page_with_picture
+
+    embedder = SignallingEmbedder()
+    pt = make(tmp_path, embedder, WaitingOcr(None))
+    data = page_with_picture(pages=2)  # two text pages, each with a picture
+    result = pt.ingest("c1", "chart.pdf", data)
+    assert result.document.ocr_pages == () and result.timings["picture_pages"] == 2
+    got = sorted(pt.store.chunks("c1"), key=lambda c: c.index)
+    assert [c.page for c in got if "Scanned invoice total" in c.text] == [1, 2]  # own passages
+    alone = read_pdf(data, Settings(), ocr=WaitingOcr(None))
+    want = chunk_blocks(alone.blocks, doc_id=result.document.doc_id, doc_name="chart.pdf")
+    assert [(c.page, c.text) for c in got] == [(c.page, c.text) for c in want]
+    # the text layer of a page whose pictures OCR reads is not embedded before they are
+    assert result.embedded == len({c.text for c in want})

@@ -144,8 +144,9 @@ def test_refuses_a_folder_without_pdfs(tmp_path):
 
 
 def test_the_time_limit_grows_with_pages_and_scanned_pages(tmp_path):
-    from papertrail.measure.check import PER_PAGE, PER_PICTURE_PAGE, time_limit
+    from papertrail.measure.check import PER_PAGE, PER_PICTURE_PAGE, PER_READ_PICTURES, time_limit
     from tests import pdfs
+    from tests.papertrail.read.test_pictures import page_with_picture
 
     text = tmp_path / "text.pdf"
     text.write_bytes(pdfs.simple_pdf(["A page of ordinary text, long enough to count."] * 40))
@@ -156,6 +157,9 @@ def test_the_time_limit_grows_with_pages_and_scanned_pages(tmp_path):
     assert time_limit(text, 60) == pytest.approx(60 + 40 * PER_PAGE)
     assert time_limit(scans, 60) == pytest.approx(60 + 3 * (PER_PAGE + PER_PICTURE_PAGE))
     assert time_limit(broken, 60) == 60
+    charts = tmp_path / "charts.pdf"  # pages of text whose pictures OCR reads
+    charts.write_bytes(page_with_picture(pages=2))
+    assert time_limit(charts, 60) == pytest.approx(60 + 2 * (PER_PAGE + PER_READ_PICTURES))
 
 
 def test_a_slow_file_fails_against_its_own_limit():

@@ -127,6 +127,22 @@ def test_overlap_zero_partitions_the_lines():
     assert len(rects) == len(set(rects)) == sum(len(b.lines) for b in blocks)
 
 
+def test_a_pictures_words_get_passages_of_their_own_without_overlap():
+    from dataclasses import replace
+
+    text = [f"Budget line {i}: the department spent {i} crore on launch services." for i in range(4)]
+    labels = ["Prime Minister", "Space Commission", "Department of Space"]
+    blocks = make_blocks([text + labels])
+    blocks = [replace(b, ocr=True, picture=True) if b.text in labels else b for b in blocks]
+    chunks = chunk_blocks(blocks, doc_id=DOC, doc_name="t.pdf", size=800, overlap=100)
+    assert [c.text for c in chunks] == [" ".join(text), " ".join(labels)]
+    # a page's text after its picture's words starts afresh too
+    chunks = chunk_blocks(blocks[4:] + blocks[:4], doc_id=DOC, doc_name="t.pdf", size=120)
+    assert chunks[0].text == " ".join(labels)
+    assert not any("Budget" in c.text and "Space" in c.text for c in chunks)
+    assert [c.text for c in chunks[1:]][:1] == [text[0]]  # no overlap carried from the labels
+
+
 def test_dehyphenation():
     assert join_lines(["a pos-", "sible case"]) == "a possible case"
     assert join_lines(["the state-of-the-", "art result"]) == "the state-of-the-art result"
