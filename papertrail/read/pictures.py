@@ -16,7 +16,8 @@ the spaces between words; a share, as OCR and a scan's own text layer misread
 a letter here and there): a line whose trigrams are mostly in the page's layer
 adds nothing, which keeps a scan's invisible text layer, or a caption printed
 over a photograph, from being indexed twice. Lines under ``MIN_LETTERS``
-letters (tick labels, stray marks) are dropped. It leaves out vector charts
+letters (tick labels, stray marks) are dropped, and so is what adds fewer than
+``MIN_ADDED`` letters to a page (a logo, a title). It leaves out vector charts
 (their labels are text, and in the layer already), pages read by OCR as a
 whole (``scans.py`` decides those) and pictures with the layer's own words laid
 over them (``UNDER_TEXT`` letters or more): a brochure's background photograph,
@@ -43,6 +44,9 @@ PAGE_COVER = 0.15  # share of a page its pictures must cover for them to be read
 MIN_PICTURE = 0.02  # share of the page one picture must cover to be read itself
 MIN_SIDE = 24.0  # points: a thinner picture is a rule or a border
 MIN_LETTERS = 6  # a shorter line (a tick label, a stray mark) adds nothing findable
+# letters a page's pictures must add in all: fewer is a logo or a title ("ANNUAL REPORT
+# 2015-2016"), a one-line passage that would match every question naming the document
+MIN_ADDED = 40
 HELD = 0.5  # share of a line's letter trigrams the layer holds for the line to be in it
 MIN_CONFIDENCE = 0.9  # OCR's mean score for a line: a photo read as letters scores 0.5-0.8
 MERGE_GAP = 2.0  # points: pictures closer than this are one (a scan stored as strips)
@@ -165,7 +169,7 @@ def read_pictures(
         line = TextLine(text, (r.x0, r.y0, r.x1, r.y1), r)
         blocks.append(replace(to_block(TextBlock([line]), pno, 0.0, ocr=True), picture=True))
         known |= trigrams(text)  # a label printed twice (a legend and its bar) is read once
-    return blocks
+    return blocks if sum(len(letters(b.text)) for b in blocks) >= MIN_ADDED else []
 
 
 def _inside(r: Rect, box: Rect) -> bool:

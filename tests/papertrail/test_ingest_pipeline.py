@@ -40,7 +40,12 @@ class WaitingOcr:
     def read(self, png: bytes):
         if self.embedder is not None:
             self.overlapped.append(self.embedder.started.wait(WAIT))
-        return [("Scanned invoice total 4,210 euros due in March", Rect(100, 100, 900, 140))]
+        return [
+            (
+                "Scanned invoice total 4,210 euros due in March to the supplier",
+                Rect(100, 100, 900, 140),
+            )
+        ]
 
     def read_scored(self, png: bytes):  # for pictures: the same line, sure of it
         return 0, [(t, r, 1.0) for t, r in self.read(png)]

@@ -130,7 +130,9 @@ def test_overlap_zero_partitions_the_lines():
 def test_a_pictures_words_get_passages_of_their_own_without_overlap():
     from dataclasses import replace
 
-    text = [f"Budget line {i}: the department spent {i} crore on launch services." for i in range(4)]
+    text = [
+        f"Budget line {i}: the department spent {i} crore on launch services." for i in range(4)
+    ]
     labels = ["Prime Minister", "Space Commission", "Department of Space"]
     blocks = make_blocks([text + labels])
     blocks = [replace(b, ocr=True, picture=True) if b.text in labels else b for b in blocks]

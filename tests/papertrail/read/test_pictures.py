@@ -23,12 +23,20 @@ CHART = pymupdf.Rect(36, 100, 576, 400)  # where the picture sits on the (A4) pa
 
 
 def picture(words: str, width: int = 300, height: int = 150) -> pymupdf.Pixmap:
+    """A picture of ``words``, one line per "|"."""
     art = pymupdf.open()
-    art.new_page(width=width, height=height).insert_text((10, height / 2), words, fontsize=22)
+    page = art.new_page(width=width, height=height)
+    lines = words.split("|")
+    for i, line in enumerate(lines):
+        page.insert_text((10, height * (i + 1) / (len(lines) + 1)), line, fontsize=22)
     return art[0].get_pixmap(dpi=150)
 
 
-def page_with_picture(words: str = "Quarterly revenue chart", *, pages: int = 1, rotate: int = 0):
+CHART_WORDS = "Quarterly revenue chart|Net sales by segment"  # 39 letters, and 5 more
+CHART_WORDS += " (US)"
+
+
+def page_with_picture(words: str = CHART_WORDS, *, pages: int = 1, rotate: int = 0):
     doc = pymupdf.open()
     for _ in range(pages):
         page = doc.new_page()
@@ -80,11 +88,15 @@ def test_kept_lines_are_new_long_enough_and_mapped_from_pixels_to_the_page():
             ("Q3", Rect(0, 60, 30, 80), 0.99),  # too short to find anything by
             ("Level 5: regions, cross-region", Rect(0, 90, 200, 110), 0.99),  # a legend repeats it
             ("Sidhoail Acesk Pufavanoa", Rect(0, 120, 200, 140), 0.78),  # a photo's shapes
+            ("Earthquakes, floods, and wars", Rect(0, 150, 200, 170), 0.99),
         ]
     )
     box = Rect(CHART.x0, CHART.y0, CHART.x1, CHART.y1)
     blocks = read_pictures(doc[0], 1, (box,), doc[0].get_text(), engine)
-    assert [b.text for b in blocks] == ["Level 5: regions, cross-region"]
+    assert [b.text for b in blocks] == [
+        "Level 5: regions, cross-region",
+        "Earthquakes, floods, and wars",
+    ]
     zoom = 200 / 72  # pixels per point at the rendering's 200 dpi
     r = blocks[0].rect
     assert (r.x0, r.y0) == pytest.approx((CHART.x0, CHART.y0))
@@ -115,7 +127,9 @@ def test_which_pictures_are_read():
     )
     (box,) = picture_boxes(tiles)
     assert (box.x0, box.y0, box.x1, box.y1) == pytest.approx((36, 100, 576, 400), abs=0.01)
-    strips = doc.new_page(width=612, height=792)  # a scan stored as touching strips, each thinner than a rule
+    strips = doc.new_page(
+        width=612, height=792
+    )  # a scan stored as touching strips, each thinner than a rule
     for y in range(0, 792, 12):
         strip = pymupdf.Rect(0, y, 612, y + 12)
         strips.insert_image(strip, pixmap=picture("x"), keep_proportion=False)
@@ -145,7 +159,7 @@ def test_without_an_engine_that_scores_its_lines_pictures_are_left_as_they_are()
 
     class Unscored:  # reads scans, but cannot tell a photo's shapes from words
         def read(self, png):
-            return [("Net revenue by region", Rect(0, 0, 200, 20))]
+            return [("Net revenue by geographic region, segment and channel", Rect(0, 0, 200, 20))]
 
     parsed = read_pdf(page_with_picture(), Settings(), ocr=Unscored())
     assert parsed.picture_pages == () and not any(b.ocr for b in parsed.blocks)
@@ -162,13 +176,28 @@ def test_only_lines_inside_a_picture_are_kept_when_one_reading_spans_two():
     zoom = 200 / 72
     between = Rect(100 * zoom, 240 * zoom, 400 * zoom, 260 * zoom)  # y 340-360: the gap
     inside = Rect(100 * zoom, 20 * zoom, 400 * zoom, 40 * zoom)  # y 120-140: the first chart
-    engine = FixedOcr([("Operating margin trend", between), ("Revenue by segment", inside)])
+    engine = FixedOcr(
+        [
+            ("Operating margin trend", between),
+            ("Revenue by business segment, region and sales channel", inside),
+        ]
+    )
     blocks = read_pictures(page, 1, boxes, "", engine)
-    assert [b.text for b in blocks] == ["Revenue by segment"] and engine.calls == 1
+    assert [b.text for b in blocks] == ["Revenue by business segment, region and sales channel"]
+    assert engine.calls == 1
+
+
+def test_a_picture_adding_only_a_title_or_a_logo_adds_nothing():
+    doc = pymupdf.open(stream=page_with_picture(), filetype="pdf")
+    box = Rect(CHART.x0, CHART.y0, CHART.x1, CHART.y1)
+    title = FixedOcr([("ANNUAL REP0RT 2015-2016", Rect(0, 0, 200, 20))])  # 16 letters
+    assert read_pictures(doc[0], 1, (box,), BODY, title) == []
 
 
 def test_pictures_get_at_most_a_quarter_of_the_indexing_time_limit():
-    engine = FixedOcr([("Net revenue by region", Rect(0, 0, 200, 20))], delay=0.2)
+    engine = FixedOcr(
+        [("Net revenue by geographic region, segment and channel", Rect(0, 0, 99, 9))], delay=0.2
+    )
     settings = Settings(max_index_seconds=0.4)  # a quarter: 0.1 s, spent on the first page
     parsed = read_pdf(page_with_picture(pages=3), settings, ocr=engine)
     assert parsed.picture_pages == (1,) and engine.calls == 1
