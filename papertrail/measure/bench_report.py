@@ -44,7 +44,7 @@ def rows(f: dict) -> list[tuple[str, str, str]]:
         ("— start-up: Python, imports, model", sec(s.get("start")), theirs("start")),
         ("— read (text layer)", sec(s.get("read")), theirs("read") + " (read + split)"),
         (
-            f"— OCR, {s.get('ocr_pages', 0):.0f} page(s), beside embedding",
+            f"— OCR, {s.get('ocr_pages', 0):.0f} page(s){_pictures(s)}, beside embedding",
             sec(s.get("ocr")),
             "none",
         ),
@@ -130,3 +130,9 @@ def write_markdown(path: Path, f: dict) -> None:
     else:
         text = table
     path.write_text(text)
+
+
+def _pictures(stages: dict) -> str:
+    """ " and the pictures of N" when OCR read pictures on pages with text too."""
+    n = stages.get("picture_pages", 0)
+    return f" and the pictures of {n:.0f}" if n else ""

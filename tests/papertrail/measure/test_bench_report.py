@@ -55,6 +55,9 @@ def test_the_table_shows_the_measured_figures_and_the_load():
     assert "embedding rate, chunks/s | 76.0 | 27.3 |" in table  # 1041 / 13.7, 1039 / 38
     assert "0.41×, 0.84×, 0.39×" in table
     assert any("PaperTrail" in line for line in ingest_lines(FIGURES))
+    pictured = {**FIGURES, "ingest": {**FIGURES["ingest"]}}
+    pictured["ingest"]["stages"] = {**FIGURES["ingest"]["stages"], "picture_pages": 4}
+    assert "OCR, 2 page(s) and the pictures of 4, beside embedding" in markdown(pictured)
 
 
 def test_the_table_replaces_only_what_lies_between_the_markers(tmp_path):
