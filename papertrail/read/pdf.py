@@ -106,8 +106,7 @@ class TextLayer:
         return tuple(sorted(self.empty + self.stamped))
 
     @property
-    def ocr_any(self) -> bool:
-        """OCR has something to read: whole pages or pictures."""
+    def ocr_any(self) -> bool:  # OCR has something to read: whole pages or pictures
         return bool(self.ocr_todo or self.pictures)
 
 
@@ -204,13 +203,14 @@ def finish_ocr(
             deadline = min(deadline, time.monotonic() + settings.max_index_seconds / 4)
             # pictures only with an engine that says how sure it is: a photo read as letters
             todo = layer.pictures if isinstance(ocr, PictureOcr) else ()
+            texts: dict[int, list[str]] = {pno: [] for pno, _ in todo}
+            for b in layer.blocks if todo else ():
+                texts.get(b.page, []).append(b.text)
             for n, (pno, boxes) in enumerate(todo):
                 if time.monotonic() > deadline:
-                    left = len(layer.pictures) - n
-                    log.info("OCR time budget spent; pictures of %d pages left unread", left)
+                    log.info("OCR time spent; pictures of %d pages left unread", len(todo) - n)
                     break
-                text = " ".join(b.text for b in layer.blocks if b.page == pno)
-                got = read_pictures(doc[pno - 1], pno, boxes, text, ocr)
+                got = read_pictures(doc[pno - 1], pno, boxes, " ".join(texts[pno]), ocr)
                 if got:
                     blocks.extend(got)
                     pictured.append(pno)
