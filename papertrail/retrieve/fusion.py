@@ -47,7 +47,7 @@ class Weights:
     docs: int = 6  # at most this many documents read closely (``stages.reading``)
     guard: int = 0  # 1: the top results show each single ranking's first document
     first: float = 0.3  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-4.11, 2.31, 5.89, 2.84, 6.38, 0.62, 0.26, 0.37, 3.68)
+    confidence: tuple[float, ...] = (-4.12, 2.31, 5.85, 2.86, 6.39, 0.62, 0.27, 0.4, 3.65)
     gains: tuple[float, ...] = (
         0.645,
         0.185,
