@@ -53,6 +53,7 @@ MERGE_GAP = 2.0  # points: pictures closer than this are one (a scan stored as s
 UNDER_TEXT = 200  # letters of the layer over a picture that make it a background or a scan
 DPI = 200.0  # what a picture is rendered at: enough for a chart's 7-pt labels
 MAX_PIXELS = 4000  # long side of a rendered picture, in pixels
+MAX_PICTURES = 200  # largest pictures of a page looked at (a map in 10,000 tiles: joining is n²)
 
 
 @runtime_checkable
@@ -95,7 +96,8 @@ def _boxes(page: pymupdf.Page) -> tuple[Rect, ...]:
     found = [
         pymupdf.Rect(im["bbox"]) * page.rotation_matrix & page.rect for im in page.get_image_info()
     ]
-    found = _joined([r for r in found if not r.is_empty])
+    found = sorted((r for r in found if not r.is_empty), key=lambda r: -abs(r))[:MAX_PICTURES]
+    found = _joined(found)
     found = [r for r in found if min(r.width, r.height) >= MIN_SIDE]
     if found:  # a picture under the layer's own words is a background, or a scan read already
         under = _letters_over(page, found)

@@ -14,7 +14,7 @@ import pytest
 
 from papertrail.read.ocr import get_ocr
 from papertrail.read.pdf import read_pdf
-from papertrail.read.pictures import held, picture_boxes, read_pictures, trigrams
+from papertrail.read.pictures import MAX_PICTURES, held, picture_boxes, read_pictures, trigrams
 from papertrail.settings import Settings
 from papertrail.types import Rect
 
@@ -143,6 +143,22 @@ def test_which_pictures_are_read():
     apart.insert_image(pymupdf.Rect(36, 100, 576, 300), pixmap=picture("a"), keep_proportion=False)
     apart.insert_image(pymupdf.Rect(36, 400, 576, 600), pixmap=picture("b"), keep_proportion=False)
     assert len(picture_boxes(apart)) == 2
+
+
+def test_only_a_pages_largest_pictures_are_looked_at():
+    # joining touching pictures compares each with each: a map in 10,000 tiles would stall
+    doc = pymupdf.open()
+    page = doc.new_page(width=600, height=600)
+    xref = 0
+    for i in range(250):  # 10 rows of 25 tiles of 24 x 24 pt, one image placed 250 times
+        r = pymupdf.Rect(i % 25 * 24, i // 25 * 24, i % 25 * 24 + 24, i // 25 * 24 + 24)
+        if xref:
+            page.insert_image(r, xref=xref, keep_proportion=False)
+        else:
+            xref = page.insert_image(r, pixmap=picture("x"), keep_proportion=False)
+    boxes = picture_boxes(page)
+    assert MAX_PICTURES == 200 and len(boxes) == 1  # 200 of them, joined
+    assert 200 / 25 * 24 <= boxes[0].y1 - boxes[0].y0 < 250 / 25 * 24  # not all 250
 
 
 def test_a_turned_page_gets_its_pictures_boxes_on_the_page_as_displayed():
