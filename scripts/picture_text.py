@@ -25,34 +25,32 @@ from pathlib import Path
 import pymupdf
 
 from papertrail.read.ocr import get_ocr
-from papertrail.read.pagetext import has_text
-from papertrail.read.pictures import letters, picture_boxes, read_pictures
-from papertrail.read.scans import stamped_scan
+from papertrail.read.pdf import read_text_layer
+from papertrail.read.pictures import letters, read_pictures
+from papertrail.settings import Settings
 
 
 def added(path: Path, engine) -> dict:
-    pages = with_pictures = holding = chars = 0
+    data = path.read_bytes()
+    layer = read_text_layer(data, Settings())  # the pages and pictures indexing would read
+    texts: dict[int, list[str]] = {}
+    for b in layer.blocks:
+        texts.setdefault(b.page, []).append(b.text)
+    holding = chars = 0
     new: list[str] = []
     started = time.perf_counter()
-    with pymupdf.open(path) as doc:
-        for page in doc:
-            layer = page.get_text()
-            if not has_text(layer) or stamped_scan(page, layer):
-                continue  # indexing reads this page by OCR whole (as ``read_text_layer`` decides)
-            pages += 1
-            boxes = picture_boxes(page)
-            if not boxes:
-                continue
-            with_pictures += 1
-            found = read_pictures(page, page.number + 1, boxes, layer, engine)
+    with pymupdf.open(stream=data, filetype="pdf") as doc:
+        for pno, boxes in layer.pictures:
+            found = read_pictures(doc[pno - 1], pno, boxes, " ".join(texts[pno]), engine)
             if found:
                 holding += 1
                 chars += sum(len(letters(b.text)) for b in found)
-                new += [f"p{page.number + 1}: {b.text[:40]}" for b in found]
+                new += [f"p{pno}: {b.text[:40]}" for b in found]
+    pages = len(layer.text_pages - set(layer.stamped))  # OCR reads a stamped scan whole
     return {
         "document": path.name,
         "pages with text": pages,
-        "with pictures read": with_pictures,
+        "with pictures read": len(layer.pictures),
         "pages gaining lines": holding,
         "lines added": len(new),
         "letters added": chars,
