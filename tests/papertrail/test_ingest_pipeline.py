@@ -170,3 +170,19 @@ def test_a_pictures_words_are_indexed_on_its_page_and_that_page_is_embedded_once
     assert [(c.page, c.text) for c in got] == [(c.page, c.text) for c in want]
     # the text layer of a page whose pictures OCR reads is not embedded before they are
     assert result.embedded == len({c.text for c in want})
+
+
+def test_a_forgotten_file_takes_its_pictures_words_with_it_and_other_channels_never_see_them(
+    tmp_path,
+):
+    from tests.papertrail.read.test_pictures import page_with_picture
+
+    pt = make(tmp_path, HashEmbedder(), WaitingOcr(None))
+    pt.ingest("c1", "chart.pdf", page_with_picture())
+    pt.ingest("c2", "other.pdf", pdfs.paper_pdf())
+    assert any("Scanned invoice" in c.text for c in pt.store.chunks("c1"))
+    assert not any("Scanned invoice" in c.text for c in pt.store.chunks("c2"))
+    answer = pt.ask("c2", "What was the scanned invoice total due to the supplier?")
+    assert "4,210" not in answer.text
+    pt.forget("c1", "chart.pdf")
+    assert pt.store.chunks("c1") == [] and pt.documents("c1") == []
