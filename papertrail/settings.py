@@ -143,7 +143,8 @@ class Settings:
     without: tuple[str, ...] = _f(
         (),
         "PAPERTRAIL_WITHOUT",
-        "Answerers or citation checks switched off, by name, comma-separated (for measuring).",
+        "Answerers, retrieval rules or citation checks switched off, by name, comma-separated "
+        "(for measuring).",
     )
 
     @classmethod

@@ -80,6 +80,8 @@ def gather(paths: list[Path], cache: Path) -> list[fit.Case]:
         digest.update(SHIPPED.sub("", part.read_text(encoding="utf-8")).encode())
     settings = Settings.from_env()  # another index (chunking, context, model) gathers anew
     digest.update(repr(index_settings(settings)).encode())
+    if settings.without:  # retrieval rules switched off (``--without``) gather otherwise
+        digest.update(repr(sorted(settings.without)).encode())
     pt, cases = None, []
     for path in paths:
         digest_path = hashlib.sha256(digest.digest() + path.read_bytes()).hexdigest()[:16]

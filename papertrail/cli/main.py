@@ -132,7 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="NAME",
-        help="switch off an answerer or a check by name, to measure what it adds (repeatable)",
+        help="switch off an answerer, a retrieval rule or a check by name, to measure what it "
+        "adds (repeatable)",
     )
 
     v = sub.add_parser("eval-verifier", help="measure the citation verifier on labelled pairs")

@@ -61,15 +61,17 @@ def print_tally(name: str, records: list[dict]) -> None:
 
 
 def warn_unknown(without: list[str] | tuple[str, ...]) -> None:
-    """Say on stderr which ``--without`` names no answerer has (they may name a check)."""
+    """Say on stderr which ``--without`` names no answerer or retrieval rule has (they may
+    name a check)."""
     from papertrail.answer.answerers import names
     from papertrail.domains import KNOWN
+    from papertrail.retrieve.rules import RULES
 
-    known = names(KNOWN)
+    known = [*names(KNOWN), *RULES]
     for n in without:
         if n not in known:
             print(
-                f"--without {n!r}: no answerer has that name ({', '.join(known)}); "
-                "unless a check has it, nothing is switched off",
+                f"--without {n!r}: no answerer or retrieval rule has that name "
+                f"({', '.join(known)}); unless a check has it, nothing is switched off",
                 file=sys.stderr,
             )

@@ -79,7 +79,7 @@ class PaperTrail(Indexing):
         self.calculator = ExtractiveGenerator(embedder, domains=domains, without=settings.without)
         self.generator = generator or self.calculator
         self.ocr = ocr
-        self.retriever = Retriever(store, embedder, domains=domains)  # ``domains``: their rules
+        self.retriever = Retriever(store, embedder, domains=domains, without=settings.without)
         self.domains = tuple(domains)
         self.files = PdfFiles(Path(settings.data_dir) / "files", shared=blobs)
         self.embed_batch = EMBED_BATCH

@@ -26,17 +26,15 @@ import numpy as np
 
 from papertrail.errors import PaperTrailError
 from papertrail.protocols import Domain, Embedder, Store
-from papertrail.retrieve import confidence, lexical, routing, stages
+from papertrail.retrieve import confidence, lexical, routing, rules, stages
 from papertrail.retrieve.fusion import Weights
-from papertrail.retrieve.lexical import LexicalIndex, lexical_text, top_rows
+from papertrail.retrieve.lexical import LexicalIndex, top_rows
 from papertrail.text import labels, periods, words
 from papertrail.types import Chunk, Document, Hit
 
 MODES = ("hybrid", "dense", "bm25")
 log = logging.getLogger(__name__)
 _EMBEDDING = ThreadPoolExecutor(4, thread_name_prefix="papertrail-question-vector")  # ``gather``
-
-__all__ = ["MODES", "Retriever", "lexical_text"]
 
 
 class Retriever:
@@ -48,7 +46,7 @@ class Retriever:
     before the next page's best (``fusion.diversify``). ``cache_channels`` bounds how many channels
     keep a BM25 index in memory. ``domains`` are the kinds of document whose
     rules may apply (``papertrail.domains``); a channel uses those of its
-    documents only.
+    documents only. ``without``: rules switched off to measure them (``rules``).
     """
 
     def __init__(
@@ -64,6 +62,7 @@ class Retriever:
         domains: Sequence[Domain] = (),
         ranking_docs: int = routing.LEADERS,
         shown: int = 5,
+        without: Sequence[str] = (),
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -72,6 +71,7 @@ class Retriever:
         self.top_pages = top_pages
         self.per_page = per_page
         self.domains = tuple(domains)
+        self.rules = rules.on(without)  # all but those switched off to measure them
         self.ranking_docs = ranking_docs
         self.shown = shown
         self.cache_channels = cache_channels
@@ -151,11 +151,12 @@ class Retriever:
         parts = routing.evidence(index, asked, terms, page_scores, dense, allowed)
         prior = routing.mixed(parts)
         rankings = [routing.leaders([r], self.ranking_docs) for r in (dense, lexical_hits)]
-        printed = labels.named(query)  # "According to table II, ...": where it is printed
+        printed = labels.named(query) if "labels" in self.rules else []  # "table II": where
         wanted = [*routing.wanted(index, asked, prior), *routing.printing(index, printed, allowed)]
         must = wanted if len(allowed) > 1 else []
-        figures = sorted(_figures(terms))
-        named = {k for domain in active for k in domain.sections_named(question)} | set(printed)
+        figures = sorted(_figures(terms)) if "figures" in self.rules else []
+        sections = active if "sections" in self.rules else []
+        named = {k for d in sections for k in d.sections_named(question)} | set(printed)
         if not prior:  # one document (or nothing to route by): the first stage is the second
             only = next(iter(allowed)) if len(allowed) == 1 else ""
             holds = index.chunk_scores(figures) > 0 if figures else None
@@ -209,16 +210,15 @@ class Retriever:
             doc_id, dense, lexical_hits, strong, sections, page, frozenset(figures)
         )
 
-    @staticmethod
-    def _clean(question: str, active: Sequence[Domain]) -> str:
-        for domain in active:
+    def _clean(self, question: str, active: Sequence[Domain]) -> str:
+        for domain in active if "instructions" in self.rules else ():
             question = domain.clean(question)
         return question
 
-    @staticmethod
-    def _terms(query: str, active: Sequence[Domain]) -> list[str]:
+    def _terms(self, query: str, active: Sequence[Domain]) -> list[str]:
         """The BM25 query: the question's terms and the words its domains add."""
-        return words.terms(query) + [t for d in active for t in words.terms(d.expand(query))]
+        added = [d.expand(query) for d in active] if "expansion" in self.rules else []
+        return words.terms(query) + [t for more in added for t in words.terms(more)]
 
     def _active(self, index: LexicalIndex | None) -> list[Domain]:
         """The domains of the documents in ``index`` (none when no document is of one)."""

@@ -210,3 +210,10 @@ def test_close_releases_what_from_settings_opened(tmp_path):
     pt.close()
     assert store.closed and store.client._closed  # chromadb's own flag: its system released
     pt.close()  # twice is harmless
+
+
+def test_rules_switched_off_by_name_reach_the_retriever(tmp_path):
+    """``PAPERTRAIL_WITHOUT`` / ``eval --without`` names retrieval rules too."""
+    assert "expansion" in make(tmp_path / "a").retriever.rules
+    off = make(tmp_path / "b", without=("expansion", "quote")).retriever.rules
+    assert "expansion" not in off and "sections" in off
