@@ -46,3 +46,41 @@ def test_the_picture_check_counts_what_indexing_adds_from_pictures(tmp_path):
             ]
 
     assert picture_text.added(pdf, Reads())["lines added"] == 0
+
+
+def test_the_passage_ranking_check_scores_the_shipped_fusion_as_fuse_ranks():
+    """``rank_passages.py`` compares a learned ranking with the fusion: its copy of the
+    fusion must rank a document's passages as ``fuse`` does, or the comparison is void."""
+    sys.path.insert(0, str(SCRIPTS[0].parent))
+    try:
+        import rank_passages
+    finally:
+        sys.path.remove(str(SCRIPTS[0].parent))
+    import numpy as np
+
+    from papertrail.retrieve.fusion import Weights
+    from papertrail.retrieve.stages import DocPool
+    from papertrail.types import Chunk, Rect
+
+    chunks = [
+        Chunk("d" * 64, "a.pdf", i, 1 + i // 2, f"text {i}", (Rect(0, 0, 1, 1),)) for i in range(8)
+    ]
+    dense = [(chunks[i], s) for i, s in [(3, 0.9), (0, 0.8), (5, 0.7), (6, 0.4)]]
+    lexical = [(chunks[i], s) for i, s in [(0, 12.0), (7, 9.0), (2, 3.0)]]
+    page = {c.id: [0.2, 1.0, 0.5, 0.1][c.page - 1] for c in chunks}
+    pool = DocPool(
+        "d" * 64,
+        dense,
+        lexical,
+        extra=[chunks[4]],
+        sections=[chunks[1]],
+        page=page,
+        figures=frozenset({chunks[6].id}),
+    )
+    w = Weights()
+    x, found = rank_passages.features(pool)
+    fusion = np.array([w.alpha, 1 - w.alpha, w.page, w.figure_boost, w.section_boost, 0, 0])
+    mine = [found[i].id for i in np.lexsort((np.arange(len(x)), -(x @ fusion)))]
+    assert mine == [h.chunk.id for h in pool.fused(w)]
+    assert rank_passages.hit5(x, found, {4}, fusion) == 1.0  # four pages: all are shown
+    assert rank_passages.hit5(x, found, {9}, fusion) == 0.0
