@@ -336,12 +336,14 @@ class PaperTrail(Indexing):
         """Remove one document (by file name or sha256 prefix) or, with None, all.
 
         Only this channel's copy goes, under every index key (``Store.forget``), with its
-        kept PDF: nothing brings it back. The same file in another channel stays.
+        kept PDF: nothing brings it back. The same file in another channel stays. The PDF
+        goes first: a carry-over indexing the document meanwhile looks for it once done
+        (``carrying``) and, finding it gone, forgets its own copy too.
         """
         docs = self.find(channel, name_or_id)
         for d in docs:
-            self.store.forget(channel, d.doc_id)
             self.files.delete(channel, d.doc_id)
+            self.store.forget(channel, d.doc_id)
         return docs
 
     def carry_over(self, on_each: Outcome | None = None) -> CarryOver:

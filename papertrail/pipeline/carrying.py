@@ -6,7 +6,9 @@ setting), so changing any of them opens empty collections and every library
 would look empty. ``carry_over`` indexes again, from the kept PDF bytes
 (``PdfFiles``), each document that is ready under another key and not under the
 current one, into its own channel, as the same document under its original name.
-A document whose PDF is no longer kept (forgotten) is skipped and never comes back;
+A document whose PDF is no longer kept (forgotten) is skipped and never comes back,
+also when it is forgotten while it is being carried (its PDF is looked for again once
+it is indexed, and ``forget`` deletes the PDF before the index entries);
 one that fails is logged and tried again on the next run, and the rest go on. A
 second run finds nothing to carry; several workers may run it at once (with leases
 one indexes a file while the others wait, ``indexing.py``).
@@ -100,6 +102,16 @@ def _carry(pt: PaperTrail, doc: Document) -> str:
     except Exception:  # this one stays behind until the next run; the others go on
         log.exception("carrying %s (%s) over in %s failed", doc.name, doc.doc_id[:12], doc.channel)
         return "failed"
+    try:
+        gone = not pt.files.kept(doc.channel, doc.doc_id)
+    except Exception:  # cannot tell: this key's copy goes, the next run carries it again
+        log.exception("checking %s (%s) in %s failed", doc.name, doc.doc_id[:12], doc.channel)
+        pt.store.delete(doc.channel, doc.doc_id)
+        return "failed"
+    if gone:  # forgotten while it was indexed again (``PaperTrail.forget``): it stays gone
+        log.info("%s was forgotten in %s while it was carried over", doc.name, doc.channel)
+        pt.store.forget(doc.channel, doc.doc_id)
+        return "skipped"
     return "carried" if result.new else "already"
 
 

@@ -76,17 +76,21 @@ class Indexing:
     def ingest_kept(self, channel: str, doc_id: str, name: str, data: bytes) -> IngestResult:
         """``ingest`` the kept bytes (``PdfFiles``) of the document ``doc_id`` of ``channel``
         under this pipeline's index key, as that same document: the id is the hash of the
-        upload, and an encrypted upload is kept decrypted (which hashes otherwise)."""
-        return self._index(time.perf_counter(), channel, name, data, doc_id, None, None, None)
+        upload, and an encrypted upload is kept decrypted (which hashes otherwise). The
+        bytes are not saved again: a forget meanwhile deletes them, and saving them would
+        bring the document back (``carrying``)."""
+        start = time.perf_counter()
+        return self._index(start, channel, name, data, doc_id, None, None, None, save=False)
 
     def _index(
-        self, start, channel, name, data, doc_id, password, progress, reading
+        self, start, channel, name, data, doc_id, password, progress, reading, *, save=True
     ) -> IngestResult:
-        """``ingest`` of ``data`` as ``doc_id``: alone, or under a lease (several workers)."""
+        """``ingest`` of ``data`` as ``doc_id``: alone, or under a lease (several workers);
+        ``save``: keep the bytes (an upload), not when they are kept already."""
         args = (channel, name, data, doc_id, start, password, progress)
         layer = None if password else self._prefetched(channel, doc_id)
         if self.leases is None:
-            return self._ingest(*args, None, layer, reading=reading)
+            return self._ingest(*args, None, layer, reading=reading, save=save)
         got = acquire_or_wait(
             self.leases,
             f"index:{channel}:{doc_id}",
@@ -97,7 +101,7 @@ class Indexing:
         if isinstance(got, Document):  # another worker indexed it while we waited
             return IngestResult(got, new=False, embedded=0)
         try:
-            return self._ingest(*args, got, layer, reading=reading)
+            return self._ingest(*args, got, layer, reading=reading, save=save)
         finally:
             got.release()
 
@@ -167,6 +171,7 @@ class Indexing:
         lease,
         layer=None,
         reading=None,
+        save=True,
     ):
         known_doc = self.store.get_document(channel, doc_id)
         if known_doc is not None and known_doc.status == "ready":
@@ -245,10 +250,11 @@ class Indexing:
             identity=identify(name, chunks, self.retriever.domains),  # what it says it is
         )
         # bytes kept before (the document under another index key): a failure leaves them
-        kept = self.files.path(channel, doc_id).exists()
+        kept = not save or self.files.path(channel, doc_id).exists()
         self.store.begin(doc)
         try:
-            self.files.save(channel, doc_id, decrypted(data, password))
+            if save:
+                self.files.save(channel, doc_id, decrypted(data, password))
             about = doc.identity if self.settings.contextual and not copied else None
             texts = passages(chunks, about)
             behind = StoreBehind(

@@ -58,6 +58,13 @@ class PdfFiles:
                 _write(path, data)  # cached: the next answer renders from disk
         return path.read_bytes() if path.exists() else None
 
+    def kept(self, channel: str, doc_id: str) -> bool:
+        """Whether the PDF is still kept: in the shared store when there is one (another
+        worker may have forgotten it, leaving this one's cached copy), else on disk."""
+        if self.shared is not None:
+            return self.shared.get(self.key(channel, doc_id)) is not None
+        return self.path(channel, doc_id).exists()
+
     def delete(self, channel: str, doc_id: str) -> None:
         path = self.path(channel, doc_id)
         path.unlink(missing_ok=True)

@@ -15,10 +15,25 @@ from tests.fakes import HashEmbedder, LocalLeases
 QUESTION = "How many identical layers is the encoder composed of?"
 
 
-def opened(tmp_path, *, leases=None, **overrides) -> PaperTrail:
+class Interrupting(HashEmbedder):
+    """A HashEmbedder that runs ``during`` once, as it embeds: something another thread
+    does while a document is being indexed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.during = None
+
+    def embed(self, texts):
+        during, self.during = self.during, None
+        if during is not None:
+            during()
+        return super().embed(texts)
+
+
+def opened(tmp_path, *, leases=None, embedder=None, **overrides) -> PaperTrail:
     """A pipeline on the data folder ``tmp_path`` as ``from_settings`` opens it: the index
     key from the embedder's name, the contextual setting and the chunking."""
-    embedder = HashEmbedder()
+    embedder = embedder or HashEmbedder()
     settings = Settings(data_dir=tmp_path, **overrides)
     store = open_store(settings, model=indexed_as(embedder.name, settings))
     return PaperTrail(settings, embedder=embedder, store=store, leases=leases)
@@ -84,6 +99,23 @@ def test_a_document_waiting_to_be_carried_can_be_forgotten(tmp_path):
     assert [d.name for d in new.forget("c1", "paper.pdf")] == ["paper.pdf"]
     assert new.carry_over() == CarryOver()
     assert opened(tmp_path, contextual=False).documents("c1") == []
+
+
+def test_a_document_forgotten_while_another_worker_carries_it_stays_gone(tmp_path):
+    old = opened(tmp_path, contextual=False)
+    old.ingest("c1", "paper.pdf", pdfs.paper_pdf())
+    old.ingest("c1", "table.pdf", pdfs.table_pdf())
+    leases, embedder = LocalLeases(), Interrupting()
+    carrier = opened(tmp_path, contextual=True, leases=leases, embedder=embedder)
+    other = opened(tmp_path, contextual=True, leases=leases)  # where the forget command lands
+    forgotten = []  # handled while the carrier embeds paper.pdf (the oldest, carried first)
+    embedder.during = lambda: forgotten.extend(d.name for d in other.forget("c1", "paper.pdf"))
+    assert carrier.carry_over() == CarryOver(carried=1, channels=1, skipped=1)
+    assert forgotten == ["paper.pdf"]
+    for worker in (carrier, other, opened(tmp_path, contextual=False)):
+        assert [d.name for d in worker.documents("c1")] == ["table.pdf"]
+        assert {c.doc_name for c in worker.store.chunks("c1")} == {"table.pdf"}
+    assert opened(tmp_path, contextual=True).carry_over() == CarryOver()  # nor on the next run
 
 
 def test_a_document_without_its_pdf_is_skipped_and_left_where_it_was(tmp_path):
