@@ -88,7 +88,9 @@ class Settings:
         600.0, "PAPERTRAIL_MAX_INDEX_SECONDS", "Indexing of one PDF is abandoned after this."
     )
     max_concurrent_indexing: int = _f(
-        2, "PAPERTRAIL_MAX_CONCURRENT_INDEXING", "PDFs indexed at once, across all channels."
+        2,
+        "PAPERTRAIL_MAX_CONCURRENT_INDEXING",
+        "PDFs indexed at once per process, across all channels and re-indexing.",
     )
     chunk_size: int = _f(800, "PAPERTRAIL_CHUNK_SIZE", "Target chunk length in characters.")
     chunk_overlap: int = _f(100, "PAPERTRAIL_CHUNK_OVERLAP", "Characters shared by neighbours.")

@@ -81,7 +81,6 @@ class Intake:
         self.settings = settings
         self.shares = shares
         self.forgotten = forgotten
-        self._indexing = threading.BoundedSemaphore(max(1, settings.max_concurrent_indexing))
         self._busy: dict[str, list[str]] = {}  # channel -> names being indexed now
         self._busy_guard = threading.Lock()
         self.failed = FailedFiles()
@@ -223,8 +222,8 @@ class Intake:
 
         if progress:
             progress(f"Indexing {name}…")
-        with self._indexing:
-            return self.pipeline.ingest(channel, name, data, progress=pages, reading=read)
+        # at most ``max_concurrent_indexing`` at once: the pipeline's own limit
+        return self.pipeline.ingest(channel, name, data, progress=pages, reading=read)
 
     def busy(self, channel: str) -> list[str]:
         """The files being indexed for ``channel`` right now."""

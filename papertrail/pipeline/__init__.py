@@ -87,6 +87,8 @@ class PaperTrail(Indexing):
         self.lease_ttl = LEASE_TTL
         self._ahead: dict[tuple[str, str], Future] = {}  # (channel, doc id) -> text layer read
         self._ahead_lock = threading.Lock()
+        # PDFs indexed at once, whoever asks (uploads, the carry-over): what bounds memory
+        self._slots = threading.BoundedSemaphore(max(1, settings.max_concurrent_indexing))
         self.owned: tuple[object, ...] = ()  # parts this object opened: ``close`` closes them
         self.stopping = threading.Event()  # set by ``close``: background work (carry-over) ends
 

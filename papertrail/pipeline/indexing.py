@@ -86,7 +86,16 @@ class Indexing:
         self, start, channel, name, data, doc_id, password, progress, reading, *, save=True
     ) -> IngestResult:
         """``ingest`` of ``data`` as ``doc_id``: alone, or under a lease (several workers);
-        ``save``: keep the bytes (an upload), not when they are kept already."""
+        ``save``: keep the bytes (an upload), not when they are kept already. At most
+        ``max_concurrent_indexing`` at once in this process; the others wait their turn."""
+        asked = time.perf_counter()
+        with self._slots:
+            start += time.perf_counter() - asked  # waiting for a turn is not indexing time
+            return self._index_now(
+                start, channel, name, data, doc_id, password, progress, reading, save
+            )
+
+    def _index_now(self, start, channel, name, data, doc_id, password, progress, reading, save):
         args = (channel, name, data, doc_id, start, password, progress)
         layer = None if password else self._prefetched(channel, doc_id)
         if self.leases is None:

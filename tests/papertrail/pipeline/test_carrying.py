@@ -30,6 +30,31 @@ class Interrupting(HashEmbedder):
         return super().embed(texts)
 
 
+class Overlapping(HashEmbedder):
+    """A HashEmbedder whose first call waits (up to ``wait`` s) for a second call to start
+    beside it: ``most`` is how many calls ran at once (2 when two indexings overlap)."""
+
+    def __init__(self, wait: float = 2.0) -> None:
+        super().__init__()
+        self.wait, self.most, self._now = wait, 0, 0
+        self._lock, self._second = threading.Lock(), threading.Event()
+
+    def embed(self, texts):
+        with self._lock:
+            self._now += 1
+            self.most = max(self.most, self._now)
+            first = self.calls == 0
+            if self._now > 1:
+                self._second.set()
+        try:
+            if first:
+                self._second.wait(self.wait)
+            return super().embed(texts)
+        finally:
+            with self._lock:
+                self._now -= 1
+
+
 def opened(tmp_path, *, leases=None, embedder=None, **overrides) -> PaperTrail:
     """A pipeline on the data folder ``tmp_path`` as ``from_settings`` opens it: the index
     key from the embedder's name, the contextual setting and the chunking."""
@@ -116,6 +141,23 @@ def test_a_document_forgotten_while_another_worker_carries_it_stays_gone(tmp_pat
         assert [d.name for d in worker.documents("c1")] == ["table.pdf"]
         assert {c.doc_name for c in worker.store.chunks("c1")} == {"table.pdf"}
     assert opened(tmp_path, contextual=True).carry_over() == CarryOver()  # nor on the next run
+
+
+def test_the_carry_over_and_uploads_share_the_indexing_limit(tmp_path):
+    for limit, at_once in ((2, 2), (1, 1)):  # 2 first: the embedder does see an overlap
+        old = opened(tmp_path / str(limit), contextual=False)
+        old.ingest("c1", "paper.pdf", pdfs.paper_pdf())
+        embedder = Overlapping()
+        new = opened(
+            tmp_path / str(limit), contextual=True, embedder=embedder, max_concurrent_indexing=limit
+        )
+        results: list[object] = []
+        carry = threading.Thread(target=lambda n=new, r=results: r.append(n.carry_over()))
+        carry.start()
+        results.append(new.ingest("c2", "table.pdf", pdfs.table_pdf()).document.name)
+        carry.join(60)
+        assert CarryOver(carried=1, channels=1) in results and "table.pdf" in results
+        assert embedder.most == at_once
 
 
 def test_a_document_without_its_pdf_is_skipped_and_left_where_it_was(tmp_path):
