@@ -46,17 +46,17 @@ class Weights:
     section_boost: float = 0.6
     docs: int = 6  # at most this many documents read closely (``stages.reading``)
     guard: int = 0  # 1: the top results show each single ranking's first document
-    first: float = 0.3  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-4.12, 2.31, 5.85, 2.86, 6.39, 0.62, 0.27, 0.4, 3.65)
+    first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
+    confidence: tuple[float, ...] = (-4.26, 2.19, 6.46, 3.22, 6.74, 0.55, 0.21, 0.47, 4.37)
     gains: tuple[float, ...] = (
-        0.645,
-        0.185,
-        0.032,
-        0.032,
-        0.032,
-        0.007,
-        0.007,
-        0.007,
+        0.619,
+        0.188,
+        0.035,
+        0.035,
+        0.035,
+        0.009,
+        0.009,
+        0.009,
         0.001,
         0.001,
     )
