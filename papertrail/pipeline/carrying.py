@@ -21,6 +21,7 @@ keep their order) and when it runs (the bot: in a thread at start,
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -100,19 +101,29 @@ def _carry(pt: PaperTrail, doc: Document) -> str:
     try:
         result = pt.ingest_kept(doc.channel, doc.doc_id, doc.name, data)
     except Exception:  # this one stays behind until the next run; the others go on
+        with contextlib.suppress(Exception):  # cannot tell: reported as a failure below
+            if _forgotten_meanwhile(pt, doc):  # the store refused the rest of a forgotten one
+                return "skipped"
         log.exception("carrying %s (%s) over in %s failed", doc.name, doc.doc_id[:12], doc.channel)
         return "failed"
     try:
-        gone = not pt.files.kept(doc.channel, doc.doc_id)
+        if _forgotten_meanwhile(pt, doc):
+            return "skipped"
     except Exception:  # cannot tell: this key's copy goes, the next run carries it again
         log.exception("checking %s (%s) in %s failed", doc.name, doc.doc_id[:12], doc.channel)
         pt.store.delete(doc.channel, doc.doc_id)
         return "failed"
-    if gone:  # forgotten while it was indexed again (``PaperTrail.forget``): it stays gone
-        log.info("%s was forgotten in %s while it was carried over", doc.name, doc.channel)
-        pt.store.forget(doc.channel, doc.doc_id)
-        return "skipped"
     return "carried" if result.new else "already"
+
+
+def _forgotten_meanwhile(pt: PaperTrail, doc: Document) -> bool:
+    """Whether ``doc`` was forgotten while it was carried (``PaperTrail.forget`` deletes the
+    PDF first); if so, whatever the carry stored of it goes too, and it stays gone."""
+    if pt.files.kept(doc.channel, doc.doc_id):
+        return False
+    log.info("%s was forgotten in %s while it was carried over", doc.name, doc.channel)
+    pt.store.forget(doc.channel, doc.doc_id)
+    return True
 
 
 def describe_index(pt: PaperTrail) -> str:

@@ -143,6 +143,21 @@ def test_a_document_forgotten_while_another_worker_carries_it_stays_gone(tmp_pat
     assert opened(tmp_path, contextual=True).carry_over() == CarryOver()  # nor on the next run
 
 
+def test_a_document_forgotten_in_this_worker_while_it_is_carried_is_skipped(tmp_path, caplog):
+    old = opened(tmp_path, contextual=False)
+    old.ingest("c1", "paper.pdf", pdfs.paper_pdf())
+    old.ingest("c1", "table.pdf", pdfs.table_pdf())
+    embedder = Interrupting()
+    new = opened(tmp_path, contextual=True, embedder=embedder)
+    embedder.during = lambda: new.forget("c1", "paper.pdf")  # handled while paper.pdf embeds
+    with caplog.at_level(logging.INFO, logger="papertrail.pipeline.carrying"):
+        assert new.carry_over() == CarryOver(carried=1, channels=1, skipped=1)
+    assert "forgotten in c1 while it was carried over" in caplog.text
+    assert "failed" not in caplog.text  # not a failure to try again: it is gone
+    assert [d.name for d in new.documents("c1")] == ["table.pdf"]
+    assert opened(tmp_path, contextual=True).carry_over() == CarryOver()
+
+
 def test_the_carry_over_and_uploads_share_the_indexing_limit(tmp_path):
     for limit, at_once in ((2, 2), (1, 1)):  # 2 first: the embedder does see an overlap
         old = opened(tmp_path / str(limit), contextual=False)
