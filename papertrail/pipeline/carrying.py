@@ -118,11 +118,13 @@ def _carry(pt: PaperTrail, doc: Document) -> str:
 
 def _forgotten_meanwhile(pt: PaperTrail, doc: Document) -> bool:
     """Whether ``doc`` was forgotten while it was carried (``PaperTrail.forget`` deletes the
-    PDF first); if so, whatever the carry stored of it goes too, and it stays gone."""
+    PDF first, then the document under every key); if so, what the carry stored of it
+    under this key goes too. Only that: should the PDF merely be unreadable in the shared
+    store, the other keys' copy stays, to be carried on the next run."""
     if pt.files.kept(doc.channel, doc.doc_id):
         return False
     log.info("%s was forgotten in %s while it was carried over", doc.name, doc.channel)
-    pt.store.forget(doc.channel, doc.doc_id)
+    pt.store.delete(doc.channel, doc.doc_id)
     return True
 
 
