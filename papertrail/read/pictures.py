@@ -99,6 +99,8 @@ def _boxes(page: pymupdf.Page) -> tuple[Rect, ...]:
     found = sorted((r for r in found if not r.is_empty), key=lambda r: -abs(r))[:MAX_PICTURES]
     found = _joined(found)
     found = [r for r in found if min(r.width, r.height) >= MIN_SIDE]
+    if sum(abs(r) for r in found) < PAGE_COVER * area:
+        return ()  # too little picture to read (a logo, an icon): spare the words' extraction
     if found:  # a picture under the layer's own words is a background, or a scan read already
         under = _letters_over(page, found)
         found = [r for r, n in zip(found, under, strict=True) if n < UNDER_TEXT]
