@@ -6,7 +6,8 @@ indexed PDF in the ``papertrail-files`` collection of the same Chroma server
 that holds the index (already shared, already on a persistent disk, already
 backed up with it), split into base64 records of ``PIECE`` bytes with a 1-d
 dummy vector; ``get`` joins them and checks the SHA-256 stored beside them,
-so a half-written file reads as missing. The pipeline caches what it gets on
+so a half-written file reads as missing; ``has`` reads only the
+records' metadata. The pipeline caches what it gets on
 local disk. Chosen over re-downloading from the platform because it works
 the same for Slack and Discord, needs no token at answer time and survives
 the file being deleted from the chat. Left out: the local cache (the
@@ -32,6 +33,8 @@ class Blobs(Protocol):
     def put(self, key: str, data: bytes) -> None: ...
 
     def get(self, key: str) -> bytes | None: ...
+
+    def has(self, key: str) -> bool: ...
 
     def delete(self, key: str) -> None: ...
 
@@ -64,6 +67,13 @@ class ChromaBlobs:
             log.warning("stored file %s is damaged or half-written; ignoring it", key[:16])
             return None
         return data
+
+    def has(self, key: str) -> bool:
+        """Whether every record of ``key`` is there: its metadata only, not its bytes
+        (a PDF of 50 MB is 67 MB of base64 to fetch). The checksum is ``get``'s."""
+        got = self._col.get(where={"key": key}, include=["metadatas"])
+        metas = got["metadatas"] or []
+        return bool(metas) and len(metas) == metas[0]["parts"]
 
     def delete(self, key: str) -> None:
         self._col.delete(where={"key": key})

@@ -62,7 +62,7 @@ class PdfFiles:
         """Whether the PDF is still kept: in the shared store when there is one (another
         worker may have forgotten it, leaving this one's cached copy), else on disk."""
         if self.shared is not None:
-            return self.shared.get(self.key(channel, doc_id)) is not None
+            return self.shared.has(self.key(channel, doc_id))
         return self.path(channel, doc_id).exists()
 
     def delete(self, channel: str, doc_id: str) -> None:

@@ -17,6 +17,9 @@ class DictBlobs:
     def get(self, key: str) -> bytes | None:
         return self.data.get(key)
 
+    def has(self, key: str) -> bool:
+        return key in self.data
+
     def delete(self, key: str) -> None:
         self.data.pop(key, None)
 

@@ -84,8 +84,10 @@ def test_a_worker_renders_images_of_a_pdf_it_never_downloaded(
     assert b.files.path(channel, doc.doc_id).exists()  # cached for the next answer
     shared = ChromaBlobs(a.store.client)
     assert shared.get(a.files.key(channel, doc.doc_id)) is not None
+    assert b.files.kept(channel, doc.doc_id)
     a.forget(channel, "paper.pdf")
     assert shared.get(a.files.key(channel, doc.doc_id)) is None
+    assert not b.files.kept(channel, doc.doc_id)  # though b still holds its cached copy
 
 
 def test_shared_blobs_span_several_records_and_reject_a_damaged_copy(chroma_server):
@@ -93,11 +95,14 @@ def test_shared_blobs_span_several_records_and_reject_a_damaged_copy(chroma_serv
     blobs = ChromaBlobs(store.client)
     data = bytes(range(256)) * 9000  # 2.3 MB: three records
     blobs.put("k1/doc.pdf", data)
-    assert blobs.get("k1/doc.pdf") == data
+    assert blobs.get("k1/doc.pdf") == data and blobs.has("k1/doc.pdf")
     col = store.client.get_collection("papertrail-files")
     col.delete(ids=["k1/doc.pdf/1"])  # e.g. a writer killed half-way
-    assert blobs.get("k1/doc.pdf") is None
-    assert blobs.get("never/put.pdf") is None
+    assert blobs.get("k1/doc.pdf") is None and not blobs.has("k1/doc.pdf")
+    assert blobs.get("never/put.pdf") is None and not blobs.has("never/put.pdf")
+    blobs.put("k2/doc.pdf", data)
+    blobs.delete("k2/doc.pdf")
+    assert not blobs.has("k2/doc.pdf")
 
 
 class Clock:
