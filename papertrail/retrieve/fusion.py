@@ -47,18 +47,18 @@ class Weights:
     docs: int = 6  # at most this many documents read closely (``stages.reading``)
     guard: int = 0  # 1: the top results show each single ranking's first document
     first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-4.26, 2.19, 6.46, 3.22, 6.74, 0.55, 0.21, 0.47, 4.37)
+    confidence: tuple[float, ...] = (-4.23, 2.19, 6.47, 3.22, 6.72, 0.55, 0.21, 0.47, 4.38)
     gains: tuple[float, ...] = (
-        0.619,
-        0.188,
-        0.035,
-        0.035,
-        0.035,
-        0.009,
-        0.009,
-        0.009,
-        0.001,
-        0.001,
+        0.614,
+        0.176,
+        0.044,
+        0.044,
+        0.031,
+        0.01,
+        0.01,
+        0.01,
+        0.005,
+        0.005,
     )
 
 
