@@ -143,6 +143,13 @@ def main() -> int:
         f"\nover every question, fitted: hit@5 {value[0]:.3f}, mrr@10 {value[1]:.3f}, "
         f"doc_hit@5 {value[2]:.3f}"
     )
+    tied = fit.ties(table, fitter.alone & set(sources))
+    if len(tied) > 1:  # the within-document weights were chosen by a tie-break
+        print("\nwithin-document weights tied on hit@5 over the one-document questions")
+        print("(chosen by doc_hit@5, then mrr@10, then the grid's order):")
+        for point, (hit5, doc5, mrr) in tied:
+            shown = ", ".join(f"{n} {v:g}" for n, v in point.items())
+            print(f"  {shown}: hit@5 {hit5:.3f}, doc_hit@5 {doc5:.3f}, mrr@10 {mrr:.3f}")
     print("\n| left out | fitted without it | its hit@5 (doc_hit@5) then | with every source |")
     print("|---|---|---|---|")
     for source, (w, alone, every) in fit.leave_one_out(fitter, sources, table).items():

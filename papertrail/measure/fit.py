@@ -214,14 +214,36 @@ def best(
     return _best(table, datasets)
 
 
+def ties(
+    table: Sequence[tuple[dict[str, float], Weights, Scores]], alone: Iterable[str]
+) -> list[tuple[dict[str, float], tuple[float, float, float]]]:
+    """The settings of the weights that change a document's own ranking (``WITHIN``) whose
+    hit@5 over the ``alone`` datasets (questions asked of their document alone) equals the
+    best one's, each with that (hit@5, doc_hit@5, mrr@10), in the grid's order. More than
+    one means ``best`` chose among them by doc_hit@5 and mrr@10 only: a flat direction,
+    which a change that moves no hit@5 can tip."""
+    alone = set(alone)
+    seen: dict[tuple, tuple[float, float, float]] = {}
+    for point, _, scores in table:  # the outer weights do not change a one-document ranking
+        key = tuple((n, v) for n, v in point.items() if n in WITHIN)
+        seen.setdefault(key, _pooled(scores, alone))
+    top = max((v[0] for v in seen.values()), default=0.0)
+    return [(dict(k), v) for k, v in seen.items() if abs(v[0] - top) <= 1e-9]
+
+
+def _pooled(scores: Scores, datasets: Iterable[str]) -> tuple[float, float, float]:
+    """(hit@5, doc_hit@5, mrr@10) over the questions of ``datasets``, each counted once."""
+    rows = [scores[d] for d in datasets if d in scores]
+    n = sum(r[2] for r in rows) or 1.0  # every question counts once: a small set is noisy
+    return tuple(sum(r[i] * r[2] for r in rows) / n for i in (0, 3, 1))  # type: ignore[return-value]
+
+
 def _best(
     table: Sequence[tuple[dict[str, float], Weights, Scores]], datasets: set[str]
 ) -> tuple[dict[str, float], Weights, tuple[float, float, float]]:
     chosen, top = table[0][:2], (-1.0, -1.0, -1.0)  # in the order compared
     for point, w, scores in table:
-        rows = [scores[d] for d in datasets if d in scores]
-        n = sum(r[2] for r in rows) or 1.0  # every question counts once: a small set is noisy
-        value = tuple(sum(r[i] * r[2] for r in rows) / n for i in (0, 3, 1))
+        value = _pooled(scores, datasets)
         for mine, theirs in zip(value, top, strict=True):
             if abs(mine - theirs) > 1e-9:
                 if mine > theirs:

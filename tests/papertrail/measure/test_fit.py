@@ -104,3 +104,24 @@ def test_a_documents_own_ranking_is_chosen_on_questions_asked_of_it_alone():
     a, b = row(0.5, 2, 0.9, 0.9), row(0.5, 3, 0.9, 0.9)
     a[2]["ch/qa.jsonl"] = (0.9, 0.9, 10.0, 0.8)
     assert fit.best([a, b], both)[0]["docs"] == 3
+
+
+def test_settings_of_a_documents_own_ranking_that_tie_on_hit5_are_reported():
+    def row(alpha, docs, one, mrr):
+        point = {"alpha": alpha, "docs": docs}
+        scores = {"one/qa.jsonl": (one, mrr, 10.0, 1.0), "ch/qa.jsonl": (0.5, 0.5, 10.0, 1.0)}
+        return point, Weights(alpha=alpha, docs=docs), scores
+
+    table = [
+        row(0.5, 2, 0.9, 0.6),
+        row(0.5, 3, 0.9, 0.6),
+        row(0.6, 2, 0.9, 0.7),
+        row(0.7, 2, 0.8, 0.9),
+    ]
+    tied = fit.ties(table, {"one/qa.jsonl"})
+    assert [p for p, _ in tied] == [{"alpha": 0.5}, {"alpha": 0.6}]  # 0.7 ranks pages worse
+    assert tied[1][1] == pytest.approx((0.9, 1.0, 0.7))
+    assert (
+        fit.best(table, {"one/qa.jsonl", "ch/qa.jsonl"}, alone={"one/qa.jsonl"})[0]["alpha"] == 0.6
+    )
+    assert len(fit.ties([row(0.5, 2, 0.9, 0.6), row(0.6, 2, 0.8, 0.7)], {"one/qa.jsonl"})) == 1
