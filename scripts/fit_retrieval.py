@@ -28,7 +28,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from papertrail.measure import fit
+from papertrail.measure import calibrate, fit
 from papertrail.measure.channels import index_all
 from papertrail.measure.evaluate import build, load_items
 from papertrail.retrieve import stages
@@ -156,6 +156,15 @@ def main() -> int:
         then = ", ".join(f"{d.split('/')[1]} {v:.3f} ({h:.3f})" for d, (v, h) in alone.items())
         whole = ", ".join(f"{d.split('/')[1]} {v:.3f} ({h:.3f})" for d, (v, h) in every.items())
         print(f"| {source} | {_show(w)} | {then} | {whole} |")
+    print("\nThe document stage, each channel source left out (its coefficients fitted on the")
+    print("others, no temperature; log-likelihood of the right document per question):\n")
+    print("| left out | questions | log-likelihood | right document first | in the top 3 |")
+    print("|---|---:|---:|---:|---:|")
+    for source, row in calibrate.left_out(cases).items():
+        print(
+            f"| {source} | {row.questions} | {row.log_likelihood:.3f} | {row.first:.3f} "
+            f"| {row.top3:.3f} |"
+        )
     print(f"\nfitted:  {_show(fitted)}")
     print(f"shipped: {_show(shipped)}")
     same = all(getattr(fitted, n) == getattr(shipped, n) for n in NAMES)

@@ -4,13 +4,15 @@
 every document of the channel, ``confidence.SIGNALS``, and the right document's
 name) into the coefficients of ``retrieve.confidence``: the maximum-likelihood
 ones (L2-shrunk), divided by a ``temperature`` chosen by their likelihood on each
-source under coefficients fitted without it. It leaves out the grid of the other
-weights and the scoring (``fit``).
+source under coefficients fitted without it; ``left_out`` scores each source under
+coefficients fitted without it, the check that a signal helps beyond the questions it
+was fitted on. It leaves out the grid of the other weights and the scoring (``fit``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import minimize
@@ -39,17 +41,54 @@ def temperature(cases: Sequence) -> float:
     questions under coefficients fitted on the other sources. A maximum-likelihood fit
     is sure of its own questions beyond what it earns on others; the share of places a
     runner-up document gets depends on that sureness. 1 with fewer than two sources."""
-    sources = sorted({c.source for c in cases if _rows([c])})
-    if len(sources) < 2:
+    held = [row for rows in _held_out(cases).values() for row in rows]
+    if not held:
         return 1.0
-    held: list[tuple[np.ndarray, list[int]]] = []  # (logits, gold) under the others' fit
-    for source in sources:
-        theta = _likeliest(_rows([c for c in cases if c.source != source]))
-        held += [(x @ theta, gold) for x, gold in _rows([c for c in cases if c.source == source])]
     likelihood = [
         sum(np.log(_softmax(z / t)[gold].sum()) for z, gold in held) for t in TEMPERATURES
     ]
     return TEMPERATURES[int(np.argmax(likelihood))]
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """How the document stage does on one source under coefficients fitted without it."""
+
+    questions: int
+    log_likelihood: float  # of the right document, per question (0 is certainty)
+    first: float  # share of questions whose right document is the most probable
+    top3: float  # ... among the three most probable
+
+
+def left_out(cases: Sequence) -> dict[str, LeftOut]:
+    """Per channel source, the document stage fitted on the other sources and scored on
+    it (no temperature): the check that a new signal helps beyond the questions it was
+    fitted on. Empty with fewer than two sources."""
+    out = {}
+    for source, rows in _held_out(cases).items():
+        ranked = [(np.argsort(-z, kind="stable"), set(gold)) for z, gold in rows]
+        out[source] = LeftOut(
+            len(rows),
+            float(np.mean([np.log(_softmax(z)[gold].sum()) for z, gold in rows])),
+            float(np.mean([order[0] in gold for order, gold in ranked])),
+            float(np.mean([bool(gold & set(order[:3].tolist())) for order, gold in ranked])),
+        )
+    return out
+
+
+def _held_out(cases: Sequence) -> dict[str, list[tuple[np.ndarray, list[int]]]]:
+    """Per channel source: (logits, gold) of each of its questions under the coefficients
+    fitted on the other sources; empty with fewer than two sources."""
+    sources = sorted({c.source for c in cases if _rows([c])})
+    if len(sources) < 2:
+        return {}
+    held = {}
+    for source in sources:
+        theta = _likeliest(_rows([c for c in cases if c.source != source]))
+        held[source] = [
+            (x @ theta, gold) for x, gold in _rows([c for c in cases if c.source == source])
+        ]
+    return held
 
 
 def _rows(cases: Sequence) -> list[tuple[np.ndarray, list[int]]]:

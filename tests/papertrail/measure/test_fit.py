@@ -3,6 +3,8 @@ source left out."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from papertrail.measure import calibrate, fit
@@ -125,3 +127,25 @@ def test_settings_of_a_documents_own_ranking_that_tie_on_hit5_are_reported():
         fit.best(table, {"one/qa.jsonl", "ch/qa.jsonl"}, alone={"one/qa.jsonl"})[0]["alpha"] == 0.6
     )
     assert len(fit.ties([row(0.5, 2, 0.9, 0.6), row(0.6, 2, 0.8, 0.7)], {"one/qa.jsonl"})) == 1
+
+
+def test_each_channel_source_is_scored_under_coefficients_fitted_without_it():
+    # x and y: dense search's first is the right document; z (the most questions): never
+    xs = [case("x", 1.0, 1, dense_first=A) for _ in range(4)]
+    ys = [case("y", 1.0, 1, dense_first=A) for _ in range(3)]
+    zs = [case("z", 1.0, 1, dense_first=B) for _ in range(8)]
+    got = calibrate.left_out(xs + ys + zs)
+    assert sorted(got) == ["x", "y", "z"]
+    assert got["y"].questions == 3 and got["z"].questions == 8
+    # fitted on every source, z's many questions teach distrust of dense search, which
+    # is right for z; left out, z is judged by x and y, which trust it
+    everything = calibrate._likeliest(calibrate._rows(xs + ys + zs))
+    assert everything[5] < 0
+    assert got["z"].first == 0.0 and got["z"].log_likelihood < math.log(0.5)
+    assert got["z"].top3 == 1.0  # two documents: both are in the top 3
+    # x left out: y and z together still distrust it (3 against 8)
+    assert got["x"].first == 0.0
+    # without z, x and y judge each other well
+    alone = calibrate.left_out(xs + ys)
+    assert alone["y"].first == 1.0 and alone["y"].log_likelihood > math.log(0.5)
+    assert calibrate.left_out(xs) == {}  # one source: nothing to leave out
