@@ -1,4 +1,4 @@
-"""Documents' chunks and vectors held in memory, for searches within a few of them.
+"""Documents' chunks and vectors held in memory, for exact searches among them.
 
 Chroma answers a search limited to one document by reading its metadata index
 first, which costs many times the search itself (about 39 ms against 2 ms on a
@@ -17,8 +17,9 @@ ranking by them is only a shortlist, every row whose float16 score comes within
 twice ``SLACK`` of the k-th is scored again from its stored float32 vector (read from
 Chroma by id, ~2 ms), so the chunks found and their order are those the float32
 rows give (scored in float64 and rounded, so that equal rows tie and keep their
-order). It leaves out which documents are ready (the caller passes only
-those) and searches over a whole channel (Chroma's index does those).
+order). A whole channel's documents, once held, are searched the same way, one
+shortlist over all of them. It leaves out which documents are ready (the caller
+passes only those).
 """
 
 from __future__ import annotations
@@ -111,10 +112,37 @@ class DocVectors:
         self, channel: str, doc_ids: Sequence[str], vector: np.ndarray, k: int, exact: Exact
     ) -> list[tuple[Chunk, float]]:
         """The ``k`` chunks of the held ``doc_ids`` most similar to ``vector`` (cosine),
-        best first; documents not held are left out (see ``missing``). ``exact`` reads
-        the stored float32 vectors of the shortlisted chunks."""
-        each = self.search_each(channel, doc_ids, vector, k, exact)
-        return best_first([pair for d in doc_ids for pair in each.get(d, ())])[:k]
+        best first; documents not held are left out (see ``missing``). One shortlist over
+        all of them (every row within twice ``SLACK`` of the k-th best float16 score),
+        whose stored float32 vectors ``exact`` reads and scores again."""
+        if k <= 0:
+            return []
+        query = _unit(np.asarray(vector).reshape(1, -1))[0]
+        shortlist: list[Chunk] = []
+        scores: list[np.ndarray] = []
+        for doc_id in doc_ids:
+            with self._lock:
+                held = self._docs.get((channel, doc_id))
+                if held is not None:
+                    self._docs.move_to_end((channel, doc_id))
+            if held is None or not held[0]:
+                continue
+            shortlist.extend(held[0])
+            scores.append(held[1] @ query)
+        if not shortlist:
+            return []
+        coarse = np.concatenate(scores)
+        kth = np.partition(coarse, -k)[-k] if len(coarse) > k else coarse.min()
+        near = [shortlist[i] for i in np.flatnonzero(coarse >= kth - 2 * SLACK)]
+        stored = exact([c.id for c in near])
+        gone = {c.doc_id for c in near if c.id not in stored}  # being forgotten meanwhile
+        near = [c for c in near if c.doc_id not in gone]
+        if not near:
+            return []
+        unit = _unit(np.stack([stored[c.id] for c in near])).astype(np.float64)
+        # in float64, kept as float32: equal rows score equally wherever they stand
+        found = (unit @ query.astype(np.float64)).astype(np.float32)
+        return best_first([(c, float(v)) for c, v in zip(near, found, strict=True)])[:k]
 
     def search_each(
         self, channel: str, doc_ids: Sequence[str], vector: np.ndarray, k: int, exact: Exact

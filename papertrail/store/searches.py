@@ -1,10 +1,14 @@
 """Dense searches of a channel's chunks: over the whole channel, or within documents.
 
-A search of the whole channel is Chroma's index (``OVERFETCH`` more results, so
-chunks of documents not ready can be dropped); it asks only for ids and
-distances and takes the chunks held in memory (``doc_vectors``), as reading
-every result's text and metadata cost most of the search. A search within at
-most ``FEW_DOCS`` documents is ranked exactly in memory; within more, Chroma's
+A search of documents whose vectors are all held in memory (``doc_vectors``: a
+channel's BM25 index build reads every chunk's vector) is ranked exactly there,
+over the whole channel too: Chroma's index is approximate, and two builds of the
+same channel miss different nearest chunks. Otherwise a search of the whole
+channel is Chroma's index (``OVERFETCH`` more results, so chunks of documents
+not ready can be dropped); it asks only for ids and distances and takes the
+chunks held in memory, as reading every result's text and metadata cost most of
+the search. A search within at most ``FEW_DOCS`` documents is ranked exactly in
+memory, the documents not held read for next time; within more, Chroma's
 filtered search. ``query_each`` runs the second retrieval stage's searches,
 each leading document on its own, at once. ``ChromaStore`` has these methods;
 they need its ``documents``, ``_chunks_of`` and ``_near``.
@@ -16,6 +20,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from papertrail.store.doc_vectors import read_vectors
 from papertrail.store.records import rows
 from papertrail.types import Chunk, Document
 
@@ -45,6 +50,11 @@ class Searches:
         col = self._chunks_of(channel)
         query = np.asarray(vector, dtype=np.float32).reshape(1, -1)
         include = ["documents", "metadatas", "distances"]
+        if not self._near.missing(channel, ready):
+            # every ready document held (a channel's BM25 index reads them all): exact, where
+            # Chroma's approximate index can miss the nearest chunks, and differently in each
+            # build of the same channel
+            return self._near.search(channel, ready, query, k, lambda ids: read_vectors(col, ids))
         if len(ready) == len(every):
             # A filter costs ~15x the search (55 vs 4 ms on 6k chunks): search all, drop
             # chunks of documents not ready, fall back to the filter if too few remain.

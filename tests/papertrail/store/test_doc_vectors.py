@@ -286,3 +286,43 @@ def test_equal_scores_come_in_the_same_order_on_every_path(store):
         assert {d: order(found) for d, found in each.items()} == {
             d: [p for p in want if p[0] == d] for d in ids
         }
+
+
+def test_a_channel_wide_search_of_held_documents_is_exact_and_asks_no_index(store):
+    # Chroma's index is approximate, and two builds of one channel differ: one build of a
+    # 57-document channel missed every one of a question's 70 nearest chunks. Once a
+    # channel's vectors are held (its BM25 index reads them all), the search is exact.
+    rng = np.random.default_rng(21)
+    docs = []
+    for seed in range(FEW_DOCS + 2):  # more documents than a filtered search ranks in memory
+        doc, parts = make_doc("C1", _texts(seed, 40), seed=bytes([120 + seed]), name=f"{seed}.pdf")
+        store.begin(doc)
+        store.add_chunks("C1", parts, rng.normal(size=(len(parts), 16)).astype(np.float32))
+        docs.append(store.commit(doc))
+    store.chunks("C1")  # as a BM25 index build does: every document held
+    col = store._chunks_of("C1")
+    every = col.get(include=["documents", "metadatas", "embeddings"])
+    stored = np.asarray(every["embeddings"], dtype=np.float64)
+    stored /= np.linalg.norm(stored, axis=1, keepdims=True)
+    asked = []
+    real_query = col.query
+
+    def counting_query(*args, **kwargs):
+        asked.append(kwargs)
+        return real_query(*args, **kwargs)
+
+    col.query = counting_query
+    for _ in range(5):
+        vec = rng.normal(size=16).astype(np.float32)
+        scores = stored @ (vec / np.linalg.norm(vec))
+        want = [every["ids"][i] for i in np.argsort(-scores)[:12]]  # every chunk, exactly
+        got = store.query("C1", vec, 12)
+        assert [c.id for c, _ in got] == want
+        assert [s for _, s in got] == pytest.approx(sorted(scores)[::-1][:12], abs=1e-5)
+        # a question asked of some documents only: the same, among theirs
+        some = {d.doc_id for d in docs[1:4]}
+        mine = [i for i in np.argsort(-scores) if every["metadatas"][i]["doc_id"] in some]
+        got = store.query("C1", vec, 7, doc_ids=some)
+        assert [c.id for c, _ in got] == [every["ids"][i] for i in mine[:7]]
+    col.query = real_query
+    assert asked == []  # never Chroma's approximate index
