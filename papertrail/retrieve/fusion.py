@@ -47,7 +47,7 @@ class Weights:
     docs: int = 6  # at most this many documents read closely (``stages.reading``)
     guard: int = 0  # 1: the top results show each single ranking's first document
     first: float = 0.5  # the worth of showing a document at all (``stages.worth``)
-    confidence: tuple[float, ...] = (-4.23, 2.19, 6.47, 3.22, 6.72, 0.55, 0.21, 0.47, 4.38)
+    confidence: tuple[float, ...] = (-4.21, 2.19, 6.47, 3.21, 6.71, 0.55, 0.21, 0.44, 4.4)
     gains: tuple[float, ...] = (
         0.614,
         0.176,
