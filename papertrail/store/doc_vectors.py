@@ -113,36 +113,20 @@ class DocVectors:
     ) -> list[tuple[Chunk, float]]:
         """The ``k`` chunks of the held ``doc_ids`` most similar to ``vector`` (cosine),
         best first; documents not held are left out (see ``missing``). One shortlist over
-        all of them (every row within twice ``SLACK`` of the k-th best float16 score),
-        whose stored float32 vectors ``exact`` reads and scores again."""
-        if k <= 0:
+        all of them, whose stored float32 vectors ``exact`` reads and scores again."""
+        held = self._held(channel, doc_ids)
+        if k <= 0 or not held:
             return []
         query = _unit(np.asarray(vector).reshape(1, -1))[0]
-        shortlist: list[Chunk] = []
-        scores: list[np.ndarray] = []
-        for doc_id in doc_ids:
-            with self._lock:
-                held = self._docs.get((channel, doc_id))
-                if held is not None:
-                    self._docs.move_to_end((channel, doc_id))
-            if held is None or not held[0]:
-                continue
-            shortlist.extend(held[0])
-            scores.append(held[1] @ query)
-        if not shortlist:
-            return []
-        coarse = np.concatenate(scores)
-        kth = np.partition(coarse, -k)[-k] if len(coarse) > k else coarse.min()
-        near = [shortlist[i] for i in np.flatnonzero(coarse >= kth - 2 * SLACK)]
+        chunks = [c for _, rows, _ in held for c in rows]
+        near = [chunks[i] for i in _shortlist(np.concatenate([m @ query for *_, m in held]), k)]
         stored = exact([c.id for c in near])
         gone = {c.doc_id for c in near if c.id not in stored}  # being forgotten meanwhile
         near = [c for c in near if c.doc_id not in gone]
         if not near:
             return []
-        unit = _unit(np.stack([stored[c.id] for c in near])).astype(np.float64)
-        # in float64, kept as float32: equal rows score equally wherever they stand
-        found = (unit @ query.astype(np.float64)).astype(np.float32)
-        return best_first([(c, float(v)) for c, v in zip(near, found, strict=True)])[:k]
+        scores = _rescored(near, stored, query)
+        return best_first([(c, float(v)) for c, v in zip(near, scores, strict=True)])[:k]
 
     def search_each(
         self, channel: str, doc_ids: Sequence[str], vector: np.ndarray, k: int, exact: Exact
@@ -152,34 +136,36 @@ class DocVectors:
         read for all the documents' shortlisted chunks."""
         if k <= 0:
             return {}
-        query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        query = query / max(float(np.linalg.norm(query)), 1e-12)
-        shortlists: dict[str, list[Chunk]] = {}  # per document, in row order
-        for doc_id in doc_ids:
-            with self._lock:
-                held = self._docs.get((channel, doc_id))
-                if held is not None:
-                    self._docs.move_to_end((channel, doc_id))
-            if held is None or not held[0]:
-                continue
-            chunks, coarse = held
-            scores = coarse @ query  # float32 scores of the float16 rows
-            kth = np.partition(scores, -k)[-k] if len(scores) > k else scores.min()
-            near = np.flatnonzero(scores >= kth - 2 * SLACK)  # in row order: ties stay put
-            shortlists[doc_id] = [chunks[i] for i in near]
+        query = _unit(np.asarray(vector).reshape(1, -1))[0]
+        shortlists = {  # per document, in row order
+            doc_id: [chunks[i] for i in _shortlist(coarse @ query, k)]
+            for doc_id, chunks, coarse in self._held(channel, doc_ids)
+        }
         wanted = [c.id for chunks in shortlists.values() for c in chunks]
         stored = exact(wanted) if wanted else {}
         found: dict[str, list[tuple[Chunk, float]]] = {}
         for doc_id, chunks in shortlists.items():
             if any(c.id not in stored for c in chunks):
                 continue  # gone from the index meanwhile: being forgotten
-            unit = _unit(np.stack([stored[c.id] for c in chunks])).astype(np.float64)
-            # summed in float64, kept as float32: equal rows score equally wherever they
-            # stand (a float32 matrix product's last bit depends on the row's position)
-            scores = (unit @ query.astype(np.float64)).astype(np.float32)
+            scores = _rescored(chunks, stored, query)
             top = np.argsort(-scores, kind="stable")[:k]
             found[doc_id] = [(chunks[i], float(scores[i])) for i in top]
         return found
+
+    def _held(
+        self, channel: str, doc_ids: Sequence[str]
+    ) -> list[tuple[str, list[Chunk], np.ndarray]]:
+        """(doc_id, chunks, float16 rows) of the held documents of ``doc_ids``, in order;
+        each becomes the most recently used."""
+        out = []
+        for doc_id in doc_ids:
+            with self._lock:
+                held = self._docs.get((channel, doc_id))
+                if held is not None:
+                    self._docs.move_to_end((channel, doc_id))
+            if held is not None and held[0]:
+                out.append((doc_id, *held))
+        return out
 
     def found(self, collection, channel: str, got: dict) -> list[tuple[Chunk, float]]:
         """(chunk, cosine) of a one-vector Chroma query that returned ids and distances
@@ -273,6 +259,21 @@ def read_vectors(collection, ids: list[str]) -> dict[str, np.ndarray]:
     """The stored vectors of chunk ``ids`` in their Chroma ``collection`` (unknown ids left out)."""
     got = collection.get(ids=list(ids), include=["embeddings"])
     return dict(zip(got["ids"], np.asarray(got["embeddings"], dtype=np.float32), strict=True))
+
+
+def _shortlist(coarse: np.ndarray, k: int) -> np.ndarray:
+    """The rows (in row order: ties stay put) whose float16 score comes within twice
+    ``SLACK`` of the k-th best: the true top ``k`` is among them."""
+    kth = np.partition(coarse, -k)[-k] if len(coarse) > k else coarse.min()
+    return np.flatnonzero(coarse >= kth - 2 * SLACK)
+
+
+def _rescored(chunks: list[Chunk], stored: dict[str, np.ndarray], query: np.ndarray) -> np.ndarray:
+    """The cosine of each of ``chunks`` from its ``stored`` float32 vector, summed in float64
+    and kept as float32: equal rows score equally wherever they stand (a float32 matrix
+    product's last bit depends on the row's position)."""
+    unit = _unit(np.stack([stored[c.id] for c in chunks])).astype(np.float64)
+    return (unit @ query.astype(np.float64)).astype(np.float32)
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:
