@@ -326,3 +326,31 @@ def test_a_channel_wide_search_of_held_documents_is_exact_and_asks_no_index(stor
         assert [c.id for c, _ in got] == [every["ids"][i] for i in mine[:7]]
     col.query = real_query
     assert asked == []  # never Chroma's approximate index
+
+
+def test_a_channel_wide_exact_search_never_crosses_channels_and_a_forgotten_copy_stays_gone(store):
+    # The same PDF shared in two channels has one doc_id; its held rows are kept per
+    # channel, so the exact search of one channel never reads the other's, and forgetting
+    # it in one channel leaves the other's copy alone.
+    shared_texts = _texts(7, 6)
+    a_copy, a_chunks = make_doc("C1", shared_texts, seed=b"shared")
+    b_copy, b_chunks = make_doc("C2", shared_texts, seed=b"shared")
+    own, own_chunks = make_doc("C2", _texts(8, 6), seed=b"own")
+    secret, secret_chunks = make_doc("C1", ["quarterly secret figure alpha"], seed=b"secret")
+    for doc, chunks in (
+        (a_copy, a_chunks),
+        (secret, secret_chunks),
+        (b_copy, b_chunks),
+        (own, own_chunks),
+    ):
+        ingest(store, doc, chunks)
+    store.chunks("C1"), store.chunks("C2")  # both channels held: the exact path
+    assert not store._near.missing("C2", [b_copy.doc_id, own.doc_id])
+    vec = EMB.embed([secret_chunks[0].text])[0]
+    got = store.query("C2", vec, 20)
+    assert got and all(c.doc_id in {b_copy.doc_id, own.doc_id} for c, _ in got)
+    assert secret_chunks[0].id not in {c.id for c, _ in got}
+    shared = EMB.embed([shared_texts[0]])[0]
+    store.delete("C1", a_copy.doc_id)
+    assert all(c.doc_id != a_copy.doc_id for c, _ in store.query("C1", shared, 20))
+    assert store.query("C2", shared, 1)[0][0] == b_chunks[0]  # the other channel's copy stays
