@@ -35,6 +35,7 @@ from papertrail.settings import Settings
 from papertrail.store.blobs import Blobs, ChromaBlobs
 from papertrail.store.chroma import indexed_as, open_store
 from papertrail.store.pdf_files import PdfFiles
+from papertrail.text.acronyms import expansions
 from papertrail.text.ask import read
 from papertrail.text.identity import most_named, named_in
 from papertrail.text.memo import scoped
@@ -214,6 +215,8 @@ class PaperTrail(Indexing):
             )  # (a model: no longer prompt)
             if offline and (ask.code or ask.quoted):  # a listing's entry: on a page found
                 hits = hits + self._rest_of_pages(channel, hits, asked)
+            if offline and ask.acronym:  # spelled out once, where it is first used
+                hits = hits + self._spelled_out(channel, ask.acronym, hits, asked)
             draft = self.generator.generate(ask, hits)
         embedder = self.embedder
         if draft.calculation is not None:  # every operand re-read, the arithmetic redone
@@ -315,6 +318,25 @@ class PaperTrail(Indexing):
             if (c.doc_id, c.index) not in seen
         ]
         return extra[:LISTING_HITS]
+
+    def _spelled_out(
+        self, channel: str, acronym: str, hits: list[Hit], documents: list[Document]
+    ) -> list[Hit]:
+        """The first excerpt, in reading order, that spells out ``acronym`` in each document
+        of the ``LISTING_PAGES`` best hits: a document gives a long form once, where it
+        first uses the acronym, and a search for "What does RAG stand for?" ranks the
+        pages that use it most, not the one that defines it."""
+        seen = {(h.chunk.doc_id, h.chunk.index) for h in hits}
+        docs = {d.doc_id: d for d in documents}
+        extra = []
+        for doc_id in dict.fromkeys(h.chunk.doc_id for h in hits[:LISTING_PAGES]):
+            doc = docs.get(doc_id)
+            every = set(range(doc.pages + 1)) if doc else set()
+            chunks = self.retriever.page_chunks(channel, doc_id, every, documents)
+            first = next((c for c in chunks if expansions(c.text, acronym)), None)
+            if first is not None and (first.doc_id, first.index) not in seen:
+                extra.append(Hit(first, score=0.0))
+        return extra
 
     def documents(self, channel: str) -> list[Document]:
         return self.store.documents(channel)

@@ -6,7 +6,8 @@ forms a text defines for it, in either order ("Long Form (LF)" or "LF (Long
 Form)") or in words ("LF stands for Long Form"), matched letter by letter as
 Schwartz and Hearst (2003) do: each letter of the acronym, last to first, is
 found in the long form, the first one at the start of a word. It does not guess
-expansions the text does not write.
+expansions the text does not write. ``spells`` says whether a sentence writes a long
+form at all, defined or not ("... as Retrieval-Augmented Generation does").
 """
 
 from __future__ import annotations
@@ -73,3 +74,20 @@ def expansions(text: str, acronym: str) -> list[str]:
         if len(words) <= len(acronym) + MAX_EXTRA_WORDS and _matches(acronym, cand):
             out += [cand] if cand not in out else []
     return out
+
+
+def spells(text: str, acronym: str) -> bool:
+    """Whether ``text`` writes a long form of ``acronym`` anywhere: a run of its words
+    that ``_matches`` it, other than the acronym itself."""
+    words = [w.strip(",;:.\"'()") for w in re.sub(r"\s+", " ", normalize(text)).split(" ")]
+    limit = min(len(acronym) + MAX_EXTRA_WORDS, 2 * len(acronym))
+    own = {acronym.lower(), acronym.lower() + "s"}
+    for i, first in enumerate(words):
+        if first[:1].lower() != acronym[:1].lower():
+            continue
+        for n in range(1, min(limit, len(words) - i) + 1):
+            if words[i + n - 1].lower() in own:
+                break  # the acronym itself, not a long form
+            if _matches(acronym, " ".join(words[i : i + n])):
+                return True
+    return False

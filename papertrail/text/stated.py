@@ -16,6 +16,8 @@ says what a sentence lacks, or None:
 * a change (a verb of going up or down, "from ... to", "compared with") when the
   question asks by how much something changed;
 * a year when it asks which year; the code it names ("AR01"), if any;
+* a long form of the acronym it asks to be spelled out: words whose initials spell it
+  ("What does RAG stand for?" is not answered by "the three paradigms of RAG");
 * a name when which/who asks for one name: a capitalised word, acronym or code
   that the question does not already say (not for "what <noun>": "what budget" asks
   for a figure as often as "which budget" for a name).
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import re
 
+from papertrail.text.acronyms import spells
 from papertrail.text.figures import claim_figures, states_amount
 from papertrail.text.periods import YEAR
 from papertrail.text.words import rarity, stem
@@ -93,6 +96,8 @@ def _lacks(ask: Ask, sentence: str) -> str | None:
     body = ask.plain or ask.body
     if ask.code and not re.search(rf"(?<![\w-]){re.escape(ask.code)}(?![\w-])", sentence):
         return f"it does not name {ask.code}"  # a question about one code: its entry answers
+    if ask.acronym and not spells(sentence, ask.acronym):
+        return f"it does not spell out {ask.acronym}"
     if ask.counted and not counts(sentence, ask.counted):
         return f"it gives no number of {ask.counted}"
     if ask.kind == "figure" and not states_amount(_SECTION_NUMBER.sub("", sentence)):

@@ -217,3 +217,34 @@ def test_rules_switched_off_by_name_reach_the_retriever(tmp_path):
     assert "expansion" in make(tmp_path / "a").retriever.rules
     off = make(tmp_path / "b", without=("expansion", "quote")).retriever.rules
     assert "expansion" not in off and "sections" in off
+
+
+def _survey(defined: bool) -> bytes:
+    """A dozen pages that use RAG throughout; the first spells it out only if ``defined``."""
+    opening = (
+        "Retrieval-Augmented Generation (RAG) has emerged as a promising approach."
+        if defined
+        else "This survey reviews a promising approach."
+    )
+    uses = " ".join(f"RAG pipeline {n} ranks RAG passages for the RAG reader." for n in range(6))
+    return pdfs.simple_pdf([f"{opening} It draws on external knowledge."] + [uses] * 11)
+
+
+def test_an_acronym_is_spelled_out_from_where_the_document_defines_it(tmp_path):
+    pt = make(tmp_path)
+    pt.ingest("c1", "survey.pdf", _survey(defined=True))
+    question = "What does RAG stand for?"
+    searched = pt.retriever.search("c1", question, k=5)
+    assert 1 not in {h.chunk.page for h in searched}  # the search ranks the pages using it
+    answer = pt.ask("c1", question, render=False)
+    assert answer.by == "acronym" and not answer.refusal
+    assert answer.text.startswith("Retrieval-Augmented Generation")
+    assert [c.chunk.page for c in answer.citations] == [1]
+
+
+def test_a_quote_that_does_not_spell_the_acronym_out_is_no_answer(tmp_path):
+    pt = make(tmp_path)
+    pt.ingest("c1", "survey.pdf", _survey(defined=False))
+    answer = pt.ask("c1", "What does RAG stand for?", render=False)
+    assert answer.refusal and not answer.citations
+    assert any("may not answer" in n for n in answer.notes), answer.notes

@@ -2,7 +2,7 @@
 
 import pytest
 
-from papertrail.text.acronyms import expansions
+from papertrail.text.acronyms import expansions, spells
 from papertrail.text.ask import read
 
 
@@ -56,3 +56,13 @@ def test_finds_a_long_form_spelled_out_in_words():
     short = "GPL, short for GNU General Public License, applies."
     assert expansions(short, "GPL") == ["GNU General Public License"]
     assert expansions("GPL stands for something else entirely.", "GPL") == []
+
+
+def test_a_sentence_spells_an_acronym_out_when_it_writes_its_long_form_anywhere():
+    assert spells("Retrieval-Augmented Generation (RAG) has emerged.", "RAG")
+    assert spells("Data came from the National Atmospheric Research Laboratory.", "NARL")
+    assert spells("The Global Positioning System is used.", "GPS")
+    # the acronym itself, or its plural, is no long form
+    assert not spells("Comparison between the three paradigms of RAG.", "RAG")
+    assert not spells("RAG and RAGs are popular; GPS too.", "RAG")
+    assert not spells("GPS satellites orbit the earth.", "GPS")

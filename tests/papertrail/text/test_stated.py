@@ -80,3 +80,11 @@ def test_a_question_about_one_code_needs_its_code():
     ask = read("What is the market name for code NV02?")
     assert lacks(ask, "Western Region Market Name Code") == "it does not name NV02"
     assert lacks(ask, "2. Reno and Northern Nevada NV02") is None
+
+
+def test_an_acronym_question_needs_its_long_form():
+    ask = read("What does RAG stand for?")
+    assert lacks(ask, "Comparison between the three paradigms of RAG.") == (
+        "it does not spell out RAG"
+    )
+    assert lacks(ask, "Retrieval-Augmented Generation (RAG) has emerged as a solution.") is None
