@@ -88,3 +88,18 @@ def test_an_acronym_question_needs_its_long_form():
         "it does not spell out RAG"
     )
     assert lacks(ask, "Retrieval-Augmented Generation (RAG) has emerged as a solution.") is None
+
+
+def test_a_how_long_question_needs_a_length_of_time():
+    ask = read("How long does the battery last?")
+    assert ask.lasting and not read("How many batteries does it hold?").lasting
+    charging = "If the battery level is below 100%, the charging will start automatically."
+    assert lacks(ask, charging) == "it states no length of time, and how long was asked"
+    assert lacks(ask, "The battery lasts up to 14 days in typical use.") is None
+    assert lacks(ask, "It lasts 12h on one charge.") is None
+    policy = read("How long does a new policy take to apply?")
+    assert lacks(policy, "It applies immediately.") is None
+    assert lacks(read("How long is the cable?"), "The cable is 1.5 m long.") is None
+    # a compound question is answered by a sentence meeting one of its parts
+    both = read("What hardware was used and how long did the base model take?")
+    assert lacks(both, "We trained on one machine with 8 NVIDIA P100 GPUs.") is None
