@@ -121,13 +121,6 @@ _PHRASE_END = frozenset(
     "whom when where this these those it its their".split()
 )
 _NOT_COUNT = frozenset({"time", "more", "less", "fewer"})  # "how many times": a ratio
-# A physical measure named as what a what/which question asks ("What voltage does it
-# need?", "What is the maximum water tank capacity?"): a figure answers it, not a word
-_PHYSICAL = frozenset(
-    "voltage capacity weight temperature pressure power wattage speed length height width "
-    "depth volume dimension dimensions diameter distance resolution mass thickness "
-    "consumption altitude".split()
-)
 _CHANGE_ASKED = re.compile(
     r"\bby\s+how\s+(?:much|many)\b|\bhow\s+(?:much|many)\b[^?]*?\b(?:increas|decreas|gr[eo]w|"
     r"rise|rose|declin|f[ae]ll|drop|chang|rais|lower|improv|reduc|climb|shr[ai]nk)",
@@ -165,9 +158,7 @@ def read(question: str, domains: Sequence[Domain] = (), *, whole: bool = True) -
     one = _asks_one(body)
     said = {w.lower() for w in re.findall(r"[^\W_]+", body)}
     figures = not explains and (
-        bool(_QUANTITY.search(body))
-        or any(said & d.amounts for d in domains)
-        or _measure_asked(body)
+        bool(_QUANTITY.search(body)) or any(said & d.amounts for d in domains)
     )
     term, acronym, name = _defined_term(body), _acronym(body), _asks_name(body, one)
     kind = _kind(body, one=one, figures=figures, explains=explains, defines=bool(term or acronym),
@@ -312,20 +303,6 @@ def _formula(plain: str) -> str:
     """The formula a question defines its metric by ("defined as: A / B"), else ""."""
     m = _DEFINED.search(plain)
     return " ".join(m.group("formula").split()).strip(" :") if m else ""
-
-
-def _measure_asked(body: str) -> bool:
-    """Whether a what/which question asks for a physical measure: the noun its asked
-    phrase ends in ("What is the maximum water tank capacity?", "What voltage does it
-    need?"; not "What is the power button for?")."""
-    if not _WHAT.match(body):
-        return False
-    phrase: list[str] = []
-    for w in _COUNT_TOKEN.findall(_subject(body)):
-        if w.lower() in _PHRASE_END:
-            break
-        phrase.append(w.lower())
-    return bool(phrase) and phrase[-1] in _PHYSICAL
 
 
 def _counted(question: str) -> str:

@@ -29,10 +29,6 @@ TABLE = [
     ("How many attention heads does the base model use?", {"kind": "figure", "amount": True}),
     ("What optimizer was used?", {"kind": "name", "name": True, "tail": True}),
     ("Which temperature suits it?", {"name": False}),
-    ("What voltage does the machine need?", {"kind": "figure", "figures": True}),
-    ("What is the maximum water tank capacity?", {"kind": "figure", "figures": True}),
-    ("What is the power button used for?", {"figures": False}),  # a button, not a power
-    ("How long does the battery last?", {"kind": "figure", "lasting": True}),
     ("Why did margins fall?", {"kind": "explain", "explains": True, "figures": False}),
     ("Which is larger, CA19 or Covina?", {"kind": "comparison", "code": ""}),
     ("List the error codes.", {"kind": "list", "one": False}),
