@@ -97,6 +97,7 @@ def test_a_how_long_question_needs_a_length_of_time():
     assert lacks(ask, charging) == "it states no length of time, and how long was asked"
     assert lacks(ask, "The battery lasts up to 14 days in typical use.") is None
     assert lacks(ask, "It lasts 12h on one charge.") is None
+    assert lacks(ask, "Variety meats 1 to 2") is None  # a table row: "Months" heads it
     policy = read("How long does a new policy take to apply?")
     assert lacks(policy, "It applies immediately.") is None
     assert lacks(read("How long is the cable?"), "The cable is 1.5 m long.") is None
