@@ -6,6 +6,8 @@ quarterly report; each test pairs one that answers with one that only shares wor
 
 from __future__ import annotations
 
+import pytest
+
 from papertrail.text.ask import read
 from papertrail.text.stated import counting_piece, counts, lacks
 
@@ -43,14 +45,6 @@ def test_the_piece_that_gives_the_count_is_cut_from_a_run_of_steps():
     assert counting_piece("The kettle takes two filter cartridges.", "cartridges") is None
 
 
-def test_a_count_question_needs_the_count():
-    ask = read("How many filter cartridges does the kettle take?")
-    assert lacks(ask, "Filter cartridges are sold separately.") == (
-        "it gives no number of cartridges"
-    )
-    assert lacks(ask, "The kettle takes two filter cartridges.") is None
-
-
 def test_a_percentage_an_amount_a_change_and_a_year_are_each_their_kind():
     share = read("What percentage of revenue came from online orders in 2023?")
     assert lacks(share, "Online orders brought in $4.1 million in 2023.") is not None
@@ -76,26 +70,45 @@ def test_a_name_question_needs_a_name_the_question_does_not_give():
     assert lacks(budget, "The Lynx project had a budget of 3.1 million euros.") is None
 
 
-def test_a_question_about_one_code_needs_its_code():
-    ask = read("What is the market name for code NV02?")
-    assert lacks(ask, "Western Region Market Name Code") == "it does not name NV02"
-    assert lacks(ask, "2. Reno and Northern Nevada NV02") is None
+# question, a sentence that does not state what it asks, why, and one that does
+KINDS = [
+    (
+        "How many filter cartridges does the kettle take?",
+        "Filter cartridges are sold separately.",
+        "it gives no number of cartridges",
+        "The kettle takes two filter cartridges.",
+    ),
+    (
+        "What is the market name for code NV02?",
+        "Western Region Market Name Code",
+        "it does not name NV02",
+        "2. Reno and Northern Nevada NV02",
+    ),
+    (
+        "What does RAG stand for?",
+        "Comparison between the three paradigms of RAG.",
+        "it does not spell out RAG",
+        "Retrieval-Augmented Generation (RAG) has emerged as a solution.",
+    ),
+    (
+        "How long does the battery last?",
+        "If the battery level is below 100%, the charging will start automatically.",
+        "it states no length of time, and how long was asked",
+        "The battery lasts up to 14 days in typical use.",
+    ),
+]
 
 
-def test_an_acronym_question_needs_its_long_form():
-    ask = read("What does RAG stand for?")
-    assert lacks(ask, "Comparison between the three paradigms of RAG.") == (
-        "it does not spell out RAG"
-    )
-    assert lacks(ask, "Retrieval-Augmented Generation (RAG) has emerged as a solution.") is None
+@pytest.mark.parametrize(("question", "lacking", "why", "stating"), KINDS)
+def test_a_sentence_must_state_the_kind_of_thing_asked(question, lacking, why, stating):
+    ask = read(question)
+    assert lacks(ask, lacking) == why
+    assert lacks(ask, stating) is None
 
 
 def test_a_how_long_question_needs_a_length_of_time():
     ask = read("How long does the battery last?")
     assert ask.lasting and not read("How many batteries does it hold?").lasting
-    charging = "If the battery level is below 100%, the charging will start automatically."
-    assert lacks(ask, charging) == "it states no length of time, and how long was asked"
-    assert lacks(ask, "The battery lasts up to 14 days in typical use.") is None
     assert lacks(ask, "It lasts 12h on one charge.") is None
     assert lacks(ask, "Variety meats 1 to 2") is None  # a table row: "Months" heads it
     policy = read("How long does a new policy take to apply?")
