@@ -327,12 +327,9 @@ class PaperTrail(Indexing):
         first uses the acronym, and a search for "What does RAG stand for?" ranks the
         pages that use it most, not the one that defines it."""
         seen = {(h.chunk.doc_id, h.chunk.index) for h in hits}
-        docs = {d.doc_id: d for d in documents}
         extra = []
         for doc_id in dict.fromkeys(h.chunk.doc_id for h in hits[:LISTING_PAGES]):
-            doc = docs.get(doc_id)
-            every = set(range(doc.pages + 1)) if doc else set()
-            chunks = self.retriever.page_chunks(channel, doc_id, every, documents)
+            chunks = self.retriever.page_chunks(channel, doc_id, None, documents)
             first = next((c for c in chunks if expansions(c.text, acronym)), None)
             if first is not None and (first.doc_id, first.index) not in seen:
                 extra.append(Hit(first, score=0.0))

@@ -236,13 +236,13 @@ class Retriever:
         return [index.chunks[row] for row in index.sections.get((kind, doc_id), ())]
 
     def page_chunks(
-        self, channel: str, doc_id: str, pages: set[int], documents: Sequence[Document]
+        self, channel: str, doc_id: str, pages: set[int] | None, documents: Sequence[Document]
     ) -> list[Chunk]:
-        """Every chunk of ``doc_id`` on ``pages``, in reading order."""
+        """Every chunk of ``doc_id`` on ``pages`` (None: on every page), in reading order."""
         index = self._index(channel, list(documents))
         rows = index.rows_of({doc_id})  # its own rows only: not the channel's 25k
         chunks = index.chunks if rows is None else [index.chunks[r] for r in rows]
-        return [c for c in chunks if c.doc_id == doc_id and c.page in pages]
+        return [c for c in chunks if c.doc_id == doc_id and (pages is None or c.page in pages)]
 
     def warm(self, channel: str) -> None:
         """Build the channel's BM25 index now (e.g. after an upload), not on the next question."""

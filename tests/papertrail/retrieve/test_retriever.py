@@ -334,6 +334,7 @@ def test_page_chunks_are_the_documents_own_on_those_pages_in_reading_order(store
         for pages in ({1}, {2, 3}, {1, 4}, {9}, set()):
             want = [c for c in chunks if c.page in pages]  # every page holds two chunks
             assert retriever.page_chunks("C", doc.doc_id, pages, docs) == want
+        assert retriever.page_chunks("C", doc.doc_id, None, docs) == chunks  # every page
     assert retriever.page_chunks("C", "no-such-document", {1}, docs) == []
 
 
