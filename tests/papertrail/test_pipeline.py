@@ -245,6 +245,7 @@ def test_an_acronym_is_spelled_out_from_where_the_document_defines_it(tmp_path):
 def test_a_quote_that_does_not_spell_the_acronym_out_is_no_answer(tmp_path):
     pt = make(tmp_path)
     pt.ingest("c1", "survey.pdf", _survey(defined=False))
+    pt.ingest("c2", "survey.pdf", _survey(defined=True))  # another channel's copy defines it
     answer = pt.ask("c1", "What does RAG stand for?", render=False)
     assert answer.refusal and not answer.citations
     assert any("may not answer" in n for n in answer.notes), answer.notes
