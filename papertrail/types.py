@@ -42,7 +42,6 @@ class Ask:
     counted: str = ""  # what "how many N" counts: "levels" ("" for "how many times")
     change: bool = False  # asks by how much something changed
     which_year: bool = False  # asks in which year
-    lasting: bool = False  # asks how long: a length of time (or of a thing) answers it
     who: bool = False  # opens with which/who: asks for a name as often as not
     caption: str = ""  # the table or figure it asks what shows ("What does Fig. 2 show?")
 

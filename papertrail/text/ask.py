@@ -127,7 +127,6 @@ _CHANGE_ASKED = re.compile(
     re.I,
 )
 _YEAR_ASKED = re.compile(r"^\s*(?:in\s+)?(?:what|which)\s+(?:fiscal\s+|calendar\s+)?year\b", re.I)
-_LASTING = re.compile(r"\bhow\s+long\b", re.I)
 _WHO = re.compile(r"^\s*(?:which|who)\b", re.I)  # "what budget" asks a measure as often
 # Asks what a table or figure shows, nothing more: its caption answers ("What does
 # Figure 2 depict?", "What is shown in Table 3?", "What is the title of Figure 7?")
@@ -190,7 +189,6 @@ def read(question: str, domains: Sequence[Domain] = (), *, whole: bool = True) -
         counted=_counted(plain or body),
         change=bool(_CHANGE_ASKED.search(plain or body)),
         which_year=bool(_YEAR_ASKED.match(plain or body)),
-        lasting=bool(_LASTING.search(plain or body)),
         who=bool(_WHO.match(plain or body)),
         caption=_caption(body),
     )

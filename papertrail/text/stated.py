@@ -16,10 +16,6 @@ says what a sentence lacks, or None:
 * a change (a verb of going up or down, "from ... to", "compared with") when the
   question asks by how much something changed;
 * a year when it asks which year; the code it names ("AR01"), if any;
-* a length of time (or of a thing) when it asks how long: a unit of time or length,
-  "immediately", or a bare figure (a table's heading may give its unit), but not a
-  percentage or money ("How long does the battery last?" is not answered by "charging
-  starts when the level is below 100%");
 * a long form of the acronym it asks to be spelled out: words whose initials spell it
   ("What does RAG stand for?" is not answered by "the three paradigms of RAG");
 * a name when which/who asks for one name: a capitalised word, acronym or code
@@ -86,16 +82,6 @@ _CHANGE = re.compile(
     re.I,
 )
 _YEAR = re.compile(rf"(?<!\d){YEAR}(?!\d)")
-# a length of time, or of a thing ("How long is the cable?"): a unit word, or a symbol
-# after a figure ("12 h", "1.5 m")
-_LENGTH = re.compile(
-    r"\b(?:seconds?|minutes?|hours?|days?|nights?|overnight|weeks?|fortnights?|months?|years?"
-    r"|decades?|lifetime|permanent(?:ly)?|indefinite(?:ly)?|immediately|instant(?:ly)?"
-    r"|millimet(?:er|re)s?|centimet(?:er|re)s?|met(?:er|re)s?|kilomet(?:er|re)s?|inch(?:es)?"
-    r"|feet|foot|miles?|yards?)\b|\d\s*(?:s|sec|secs|min|mins|h|hrs?|d|yrs?|mm|cm|m|km|ft)\b"
-    r"|\d\s*(?:\"|'')",
-    re.I,
-)
 _CODE = re.compile(r"[A-Z]{2,}|[A-Za-z]+\d|\d+[A-Za-z]|[a-z][A-Z]")  # "PKG", "P100", "ChatGPT"
 
 
@@ -114,10 +100,7 @@ def _lacks(ask: Ask, sentence: str) -> str | None:
         return f"it does not spell out {ask.acronym}"
     if ask.counted and not counts(sentence, ask.counted):
         return f"it gives no number of {ask.counted}"
-    if ask.lasting and not lasts(sentence):
-        return "it states no length of time, and how long was asked"
-    figure = ask.kind == "figure" and not ask.lasting  # ("immediately" says how long)
-    if figure and not states_amount(_SECTION_NUMBER.sub("", sentence)):
+    if ask.kind == "figure" and not states_amount(_SECTION_NUMBER.sub("", sentence)):
         return "it states no figure, and a figure was asked"
     if ask.unit == "percent" and not _PERCENT.search(sentence):
         return "it states no percentage, and one was asked"
@@ -130,16 +113,6 @@ def _lacks(ask: Ask, sentence: str) -> str | None:
     if ask.name and ask.who and not names_one(sentence, body):
         return "it names nothing the question does not, and a name was asked"
     return None
-
-
-def lasts(sentence: str) -> bool:
-    """Whether ``sentence`` can say how long: a unit of time or length ("14 days", "12 h",
-    "1.5 m", "immediately"), or a figure that is neither a percentage nor money (a table
-    row "Variety meats 1 to 2" under a "Months" heading); "below 100%" cannot."""
-    if _LENGTH.search(sentence):
-        return True
-    figures = claim_figures(_SECTION_NUMBER.sub("", sentence))
-    return any(not (f.percent or f.amount or f.day) for f in figures)
 
 
 def counts(sentence: str, noun: str) -> bool:

@@ -90,12 +90,6 @@ KINDS = [
         "it does not spell out RAG",
         "Retrieval-Augmented Generation (RAG) has emerged as a solution.",
     ),
-    (
-        "How long does the battery last?",
-        "If the battery level is below 100%, the charging will start automatically.",
-        "it states no length of time, and how long was asked",
-        "The battery lasts up to 14 days in typical use.",
-    ),
 ]
 
 
@@ -104,16 +98,3 @@ def test_a_sentence_must_state_the_kind_of_thing_asked(question, lacking, why, s
     ask = read(question)
     assert lacks(ask, lacking) == why
     assert lacks(ask, stating) is None
-
-
-def test_a_how_long_question_needs_a_length_of_time():
-    ask = read("How long does the battery last?")
-    assert ask.lasting and not read("How many batteries does it hold?").lasting
-    assert lacks(ask, "It lasts 12h on one charge.") is None
-    assert lacks(ask, "Variety meats 1 to 2") is None  # a table row: "Months" heads it
-    policy = read("How long does a new policy take to apply?")
-    assert lacks(policy, "It applies immediately.") is None
-    assert lacks(read("How long is the cable?"), "The cable is 1.5 m long.") is None
-    # a compound question is answered by a sentence meeting one of its parts
-    both = read("What hardware was used and how long did the base model take?")
-    assert lacks(both, "We trained on one machine with 8 NVIDIA P100 GPUs.") is None
