@@ -26,6 +26,17 @@ def _is_acronym(token: str) -> bool:
     return sum(c.isupper() for c in token) >= 2 and not token.isdigit()
 
 
+def _letters(acronym: str) -> str:
+    return "".join(c.lower() for c in acronym if c.isalpha())
+
+
+def _initials(long: str) -> str:
+    """The first letters of ``long``'s words, small ones ("of", "and") left out; a
+    hyphenated word counts each part ("Retrieval-Augmented" -> "ra")."""
+    words = re.findall(r"[^\W\d_]+", long)
+    return "".join(w[0].lower() for w in words if w.lower() not in _SMALL)
+
+
 def _matches(short: str, long: str) -> bool:
     """Schwartz-Hearst: the letters of ``short``, last to first, are found in ``long`` in
     that order, the first one at the start of a word; every long-form word but small
@@ -54,12 +65,16 @@ def expansions(text: str, acronym: str) -> list[str]:
     for m in re.finditer(rf"\(\s*{esc}s?\s*\)", text):  # "Long Form (LF)"
         words = text[: m.start()].rstrip().split(" ")
         limit = min(len(acronym) + MAX_EXTRA_WORDS, 2 * len(acronym))
-        best = None
-        for n in range(1, min(limit, len(words)) + 1):
-            cand = " ".join(words[-n:]).strip(" ,;:\"'")
-            if cand and _matches(acronym, cand):
-                best = cand  # keep the shortest that starts at the first letter
-                break
+        fits = [
+            cand
+            for n in range(1, min(limit, len(words)) + 1)
+            if (cand := " ".join(words[-n:]).strip(" ,;:\"'")) and _matches(acronym, cand)
+        ]
+        # the one whose words' initials are the acronym's letters ("GPS Aided Geo Augmented
+        # Navigation (GAGAN)", not its tail); else the shortest that starts at the first letter
+        best = next(
+            (c for c in fits if _initials(c) == _letters(acronym)), fits[0] if fits else None
+        )
         if best and best not in out:
             out.append(best)
     for m in re.finditer(rf"\b{esc}\s*\(([^()]{{3,120}})\)", text):  # "LF (Long Form)"

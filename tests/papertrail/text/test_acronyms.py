@@ -66,3 +66,10 @@ def test_a_sentence_spells_an_acronym_out_when_it_writes_its_long_form_anywhere(
     assert not spells("Comparison between the three paradigms of RAG.", "RAG")
     assert not spells("RAG and RAGs are popular; GPS too.", "RAG")
     assert not spells("GPS satellites orbit the earth.", "GPS")
+
+
+def test_prefers_the_long_form_whose_initials_are_the_acronym():
+    # the shortest run that matches letter by letter is only its tail ("Geo Augmented
+    # Navigation" also holds g, a, g, a, n)
+    text = "The satellite carried the GPS Aided Geo Augmented Navigation (GAGAN) payload."
+    assert expansions(text, "GAGAN") == ["GPS Aided Geo Augmented Navigation"]
